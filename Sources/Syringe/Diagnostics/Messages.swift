@@ -1,0 +1,57 @@
+/// Every message Syringe prints, in one place.
+enum Messages {
+    static func describe(_ error: ResolutionError) -> String {
+        var lines: [String] = []
+        switch error.reason {
+        case .missing:
+            lines.append("Syringe: no registration for \(error.requested)")
+        case .cycle(let keys):
+            lines.append("Syringe: dependency cycle while resolving \(error.requested)")
+            lines.append("  cycle: \(keys.joined(separator: " → "))")
+        case .tooDeep:
+            lines.append(
+                "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
+                    + "a registration with arguments probably resolves itself without end")
+        case .factoryFailed(let underlying):
+            lines.append("Syringe: the factory for \(error.requested) threw an error: \(underlying)")
+        case .notAClass(let lifetime):
+            lines.append(
+                "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built a value type;"
+                    + " only class instances can be held weakly")
+            lines.append("  register it as .singleton or .transient, or make the type a class")
+        case .notConvertible(let type):
+            lines.append("Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)")
+        }
+        if error.path.count > 1 {
+            lines.append("  while resolving \(error.path.joined(separator: " → "))")
+        }
+        lines.append("  in container \(error.container)")
+        if let site = error.site {
+            lines.append("  requested at \(site)")
+        }
+        lines.append(contentsOf: error.suggestions.map { "  " + $0 })
+        return lines.joined(separator: "\n")
+    }
+
+    static func duplicate(_ key: Key, container: String, first: SourceLocation, second: SourceLocation) -> String {
+        """
+        Syringe: \(key) is already registered in container \(container)
+          first registered at \(first)
+          registered again at \(second)
+          overrides are off (allowsOverrides = false); remove one registration, give them different \
+        qualifiers or names, or set allowsOverrides = true
+        """
+    }
+
+    static func argumentsNotTransient(_ key: Key, lifetime: String) -> String {
+        """
+        Syringe: \(key) takes runtime arguments and cannot have a \(lifetime) lifetime
+          every resolution passes its own arguments, so each one builds a new instance;
+          register it without a lifetime (transient), or register the shared part separately
+        """
+    }
+
+    static func scopeNeedsClass(_ key: Key) -> String {
+        "Syringe: \(key) is scoped, so its factory must build a class instance"
+    }
+}

@@ -1,0 +1,94 @@
+/// Finds what was registered near a missing key, and says how to reach it.
+extension Resolver {
+    func missingError<T>(for key: Key, site: SourceLocation?, as type: T.Type = T.self) -> ResolutionError {
+        let state = ThreadState.current
+        let suggestions = registryLock.withReadLock(state.stripe) { nearMatchesLocked(for: key, as: T.self) }
+        return ResolutionError(.missing, key: key, path: state.path, container: self, site: site, suggestions: suggestions)
+    }
+
+    /// Every binding along the chain, the nearest container's first.
+    func allBindingsLocked() -> [AnyBinding] {
+        var result: [AnyBinding] = []
+        var seen: Set<Key> = []
+        var container: Resolver? = self
+        while let current = container {
+            for binding in current.registry.bindings.values.sorted(by: { $0.order < $1.order })
+            where seen.insert(binding.key).inserted {
+                result.append(binding)
+            }
+            container = current.parent
+        }
+        return result
+    }
+
+    private func nearMatchesLocked<T>(for key: Key, as type: T.Type) -> [String] {
+        let bindings = allBindingsLocked()
+        var hints: [String] = []
+        let requestedName = typeName(key.type)
+
+        for binding in bindings where ObjectIdentifier(binding.key.type) == ObjectIdentifier(key.type) {
+            let other = binding.key
+            if other.arguments != nil || key.arguments != nil {
+                if other.qualifier == nil && key.qualifier == nil || other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
+                    other.name == key.name
+                {
+                    let registered = other.arguments.map(argumentList) ?? "()"
+                    let called = key.arguments.map(argumentList) ?? "()"
+                    hints.append("\(requestedName) is registered with arguments \(registered), called with \(called)")
+                    continue
+                }
+            }
+            hints.append("\(requestedName) is registered as \(other); \(fix(for: other))")
+        }
+
+        if hints.isEmpty {
+            // The concrete type is registered but the protocol (or supertype) requested.
+            for binding in bindings where binding.key.plain == binding.key {
+                let registered = binding.key.type
+                let servesRequest = binding.provider.cachedInstanceLocked().map { $0 is T } ?? false
+                if servesRequest || namesSuggestImplementation(typeName(registered), of: requestedName) {
+                    hints.append(
+                        "\(typeName(registered)) is registered; to serve \(requestedName) add "
+                            + ".implements(\(requestedName).self) to its registration")
+                }
+            }
+        }
+
+        if hints.isEmpty {
+            let optionalName = "Optional<\(requestedName)>"
+            for binding in bindings where typeName(binding.key.type) == optionalName {
+                hints.append(
+                    "\(optionalName) is registered; resolve it as \(requestedName)? or register \(requestedName) itself")
+            }
+        }
+
+        if hints.isEmpty {
+            var registration = "Resolver.register"
+            if let qualifier = key.qualifier { registration += "(qualifiedBy: \(typeName(qualifier)).self)" }
+            hints.append("register it first, e.g. \(registration) { \(requestedName)(…) }")
+        }
+        return hints
+    }
+
+    private func fix(for other: Key) -> String {
+        var selectors: [String] = []
+        if let scope = other.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
+        if let qualifier = other.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
+        if let name = other.name { selectors.append("name: \"\(name)\"") }
+        if selectors.isEmpty { return "resolve it without selectors" }
+        return "resolve it with (\(selectors.joined(separator: ", ")))"
+    }
+
+    /// `NetworkService` for `NetworkServiceProtocol`, `LiveClock` or `ClockImpl` for `Clock`.
+    private func namesSuggestImplementation(_ concrete: String, of requested: String) -> Bool {
+        guard concrete != requested else { return false }
+        var stem = requested
+        for suffix in ["Protocol", "Type", "Interface", "Providing"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+            stem.removeLast(suffix.count)
+            break
+        }
+        if stem.count > 1, stem.first == "I", stem.dropFirst().first?.isUppercase == true { stem.removeFirst() }
+        guard stem.count >= 3 else { return false }
+        return concrete.hasPrefix(stem) || concrete.hasSuffix(stem)
+    }
+}

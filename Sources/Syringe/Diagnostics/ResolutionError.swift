@@ -1,0 +1,70 @@
+/// Why a resolution failed: what was asked for, the path that led there, the container,
+/// and what to do about it.
+///
+/// `resolve()` stops the program with this error's ``description``; `tryResolve()` throws it.
+///
+/// ```swift
+/// do {
+///     let service: AssetService = try Resolver.tryResolve()
+/// } catch {
+///     print(error)   // Syringe: no registration for NetworkServiceProtocol …
+/// }
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendable {
+    /// What went wrong.
+    public enum Reason: @unchecked Sendable {
+        /// Nothing is registered for the requested key.
+        case missing
+        /// The registration (indirectly) needs itself; the keys of the loop, first repeated last.
+        case cycle([String])
+        /// The resolution path grew beyond ``Resolver/maximumDepth`` frames.
+        case tooDeep
+        /// The factory threw an error of its own.
+        case factoryFailed(any Error)
+        /// A `.weak` or weakly scoped registration built a value that is not a class instance.
+        case notAClass(lifetime: String)
+        /// The built instance is not of the requested type (an `.implements` or cast that does not hold).
+        case notConvertible(from: Any.Type)
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// The key that failed, e.g. `APIClient qualified by Staging`.
+    public let requested: String
+    /// The resolution path, outermost first, ending with the requested key.
+    public let path: [String]
+    /// The name of the container resolved from.
+    public let container: String
+    /// Near matches and the fix, one per line.
+    public let suggestions: [String]
+    /// Where a property wrapper asked for the value, if one did (`File.swift:12`).
+    public let site: String?
+
+    /// The error a factory threw, if that is the reason.
+    public var underlyingError: (any Error)? {
+        if case .factoryFailed(let error) = reason { return error }
+        return nil
+    }
+
+    init(
+        _ reason: Reason, key: Key, path: [Key], container: Resolver, site: SourceLocation?,
+        suggestions: [String] = []
+    ) {
+        self.reason = reason
+        requested = key.description
+        var keys = path.map(\.shortDescription)
+        if keys.last != key.shortDescription || path.isEmpty { keys.append(key.shortDescription) }
+        self.path = keys
+        self.container = container.name
+        self.suggestions = suggestions
+        self.site = site?.description
+    }
+
+    public var description: String {
+        Messages.describe(self)
+    }
+}
+
+extension ResolutionError.Reason {
+    static func cycle(of keys: [Key]) -> Self { .cycle(keys.map(\.shortDescription)) }
+}

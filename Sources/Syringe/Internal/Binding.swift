@@ -1,0 +1,130 @@
+/// What a key is bound to in a registry. Guarded by the registry lock.
+///
+/// A key for type `U` is always bound to a ``Binding`` of `U`, so the resolution path
+/// can downcast without a dynamic cast.
+class AnyBinding {
+    /// The key this binding is stored under.
+    let key: Key
+    /// Where it was registered.
+    let site: SourceLocation
+    /// When it was registered, so that `resolveAll()` keeps registration order.
+    var order = 0
+
+    init(key: Key, site: SourceLocation) {
+        self.key = key
+        self.site = site
+    }
+
+    /// The registration that builds the instance.
+    var provider: any ErasedProvider { fatalError("abstract") }
+}
+
+/// A binding that yields values of `U`.
+class Binding<U>: AnyBinding {
+    /// The cached instance for `cache` if there is one, else how to build one.
+    /// Called with the read lock held; runs no user code.
+    func lookupLocked(in cache: CacheOwner) -> Lookup<U> { fatalError("abstract") }
+
+    /// Builds (or, for cached lifetimes, builds once) an instance. Called with no lock held.
+    func produce(_ request: Request, storage: Storage) throws(ResolutionError) -> U { fatalError("abstract") }
+}
+
+/// The outcome of a locked look at a binding's cache.
+enum Lookup<U> {
+    case cached(U)
+    case build(Storage)
+}
+
+/// Where cached instances of a resolution live: in the registration itself, or in an
+/// isolating (test) container that keeps its own copies.
+enum CacheOwner {
+    case registration
+    case container(Resolver)
+}
+
+/// Everything one resolution step needs besides the binding.
+struct Request {
+    let key: Key
+    /// The container the top-level resolution started from; factories receive it.
+    let container: Resolver
+    let cache: CacheOwner
+    let state: ThreadState
+    let arguments: ArgumentValues
+    /// Where a property wrapper asked for it, when one did.
+    let site: SourceLocation?
+}
+
+/// Runtime arguments as passed to a resolution: a pointer to a tuple of the key's
+/// argument type, valid for the length of the call.
+struct ArgumentValues: @unchecked Sendable {
+    let pointer: UnsafeRawPointer?
+
+    static let none = ArgumentValues(pointer: nil)
+}
+
+/// The type-erased face of a registration, for bookkeeping (clear, drop, verify, graph).
+protocol ErasedProvider: AnyBinding {
+    var storage: Storage { get }
+    /// Keys the registration is known to depend on without running it (from `autoregister`).
+    var declaredDependencies: [Key]? { get }
+    /// The registry the registration belongs to.
+    var registry: Registry { get }
+    /// Forgets the cached instance in `cache`, returning it so that it is released after the lock.
+    func dropCacheLocked(in cache: CacheOwner) -> Any?
+    /// The cached instance, if any, for near-match hints.
+    func cachedInstanceLocked() -> Any?
+    /// Resolves the registration without knowing its type (for `verify()`).
+    func resolveErased(in container: Resolver) throws(ResolutionError) -> Any
+}
+
+extension ErasedProvider {
+    /// Whether building needs runtime arguments (skipped by `verify()`).
+    var needsArguments: Bool { key.arguments != nil }
+}
+
+/// How a provider keeps what it builds.
+enum Storage: Equatable {
+    case transient
+    case graph
+    case singleton
+    case weak
+    /// A named scope; `strong` for scopes with ``ScopeRetention/strong``.
+    case scoped(ObjectIdentifier, strong: Bool)
+    /// An instance given at registration (`registerSingleton`), shared everywhere.
+    case fixed
+
+    init(_ lifetime: Lifetime) {
+        switch lifetime {
+        case .transient: self = .transient
+        case .graph: self = .graph
+        case .singleton: self = .singleton
+        case .weak: self = .weak
+        }
+    }
+
+    var isCached: Bool {
+        switch self {
+        case .transient, .graph: false
+        case .singleton, .weak, .scoped, .fixed: true
+        }
+    }
+
+    var holdsWeakly: Bool {
+        switch self {
+        case .weak: true
+        case .scoped(_, let strong): !strong
+        default: false
+        }
+    }
+
+    var lifetimeDescription: String {
+        switch self {
+        case .transient: "transient"
+        case .graph: "graph"
+        case .singleton: "singleton"
+        case .weak: "weak"
+        case .scoped(_, let strong): strong ? "scoped (strong)" : "scoped"
+        case .fixed: "singleton (instance)"
+        }
+    }
+}

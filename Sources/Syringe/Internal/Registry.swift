@@ -1,0 +1,51 @@
+/// The registrations of a container, shared by every container made with the same id.
+/// Every field is guarded by ``registryLock``.
+final class Registry {
+    let id: String
+    var bindings: [Key: AnyBinding] = [:]
+    /// For registrations whose only argument is Optional: the same key without arguments.
+    var optionalArgumentBindings: [Key: AnyBinding] = [:]
+    var defaultLifetime: Lifetime = .transient
+    var allowsOverrides = true
+    /// Open ``ScopeHandle``s by scope.
+    var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
+    /// Registration order across all registries, so that `resolveAll()` returns instances in it.
+    nonisolated(unsafe) private static var sequence = 0
+
+    init(id: String) { self.id = id }
+
+    func nextSequence() -> Int {
+        Self.sequence += 1
+        return Self.sequence
+    }
+
+    /// Registries by id, for `Resolver(id:)`. A registry lives while a container uses it.
+    nonisolated(unsafe) private static var byID: [String: WeakRegistry] = [:]
+
+    /// The live registry with `id`, or a new one. Takes the write lock.
+    static func shared(id: String) -> Registry {
+        registryLock.withWriteLock {
+            if let registry = byID[id]?.registry { return registry }
+            let registry = Registry(id: id)
+            byID[id] = WeakRegistry(registry: registry)
+            if byID.count > 64 { byID = byID.filter { $0.value.registry != nil } }
+            return registry
+        }
+    }
+}
+
+struct WeakRegistry {
+    weak var registry: Registry?
+}
+
+struct WeakScopeHandle {
+    weak var handle: ScopeHandle?
+}
+
+/// A cached instance kept by an isolating (test) container.
+final class IsolatedSlot {
+    var strong: Any?
+    weak var weak: AnyObject?
+
+    var value: Any? { strong ?? weak }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One step of a resolution in progress: what was asked for, and where.
+struct Frame {
+    let key: Key
+    /// The registration being built, to tell a real cycle from a legitimate
+    /// resolution of the same key in another container.
+    let binding: ObjectIdentifier
+    /// Where a property wrapper asked for it, when one did.
+    let site: SourceLocation?
+}
+
+/// Per-thread state: the thread's lock stripe and the resolution it is running.
+///
+/// Factories are synchronous, so everything one top-level `resolve()` builds runs on
+/// the calling thread; the stack of frames gives the resolution path for messages and
+/// cycle detection, and the graph cache gives `.graph` its one-instance-per-resolution
+/// meaning.
+final class ThreadState {
+    let stripe: Int
+    /// The resolution path, outermost first.
+    var frames: [Frame] = []
+    /// The container that started the current top-level resolution.
+    var container: Resolver?
+    /// `.graph` instances of the current top-level resolution.
+    var graph: [ObjectIdentifier: Any] = [:]
+    /// Whether this thread is running `registerAllServices()`.
+    var isBootstrapping = false
+
+    private init(stripe: Int) {
+        self.stripe = stripe
+        frames.reserveCapacity(8)
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+                Unmanaged<ThreadState>.fromOpaque(pointer).release()
+            #else
+                if let pointer { Unmanaged<ThreadState>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "Syringe: could not create a thread-local key (\(status))")
+        return key
+    }()
+
+    private static let counterLock = Lock()
+    nonisolated(unsafe) private static var nextStripe = 0
+
+    /// The calling thread's state, created on first use.
+    @inline(__always)
+    static var current: ThreadState {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    @inline(never)
+    private static func makeCurrent() -> ThreadState {
+        let stripe = counterLock.withLock {
+            defer { nextStripe = (nextStripe + 1) % StripedLock.stripeCount }
+            return nextStripe
+        }
+        let state = ThreadState(stripe: stripe)
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    /// The keys of the frames, outermost first, for messages.
+    var path: [Key] { frames.map(\.key) }
+
+    var isResolving: Bool { !frames.isEmpty }
+}

@@ -1,0 +1,72 @@
+/// Resolves its value from the current ``Resolver`` when the enclosing object is created,
+/// and holds it strongly.
+///
+/// ```swift
+/// final class AssetListViewModel {
+///     @Inject var assetService: AssetService
+///     @Inject(Staging.self) var stagingAPI: APIClient
+///     @Inject(RegistrationFlow.self) var user: User
+///     @Inject(name: "🥐") var bread: Bread
+/// }
+/// ```
+///
+/// The container is the one current where the object is created: the one resolving it
+/// inside a factory, one bound with ``Resolver/withContainer(_:_:)-(_,()->R)``, or ``Resolver/root``.
+/// - SeeAlso: ``LazyInject``, ``WeakInject``, ``OptionalInject``
+@propertyWrapper
+public struct Inject<T> {
+    /// The resolved value.
+    public var wrappedValue: T
+
+    /// Resolves `T` with no qualifier, from `container` if given.
+    public init(container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        wrappedValue = InjectionRequest(T.self, container: container, file: file, line: line).resolveNow()
+    }
+
+    /// Resolves `T` registered under `qualifier`.
+    public init(
+        _ qualifier: any Qualifier.Type, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        wrappedValue = InjectionRequest(T.self, qualifier: qualifier, container: container, file: file, line: line)
+            .resolveNow()
+    }
+
+    /// Resolves `T` in `scope`, optionally under `qualifier`.
+    public init(
+        _ scope: any Scope.Type, _ qualifier: (any Qualifier.Type)? = nil, container: Resolver? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        wrappedValue = InjectionRequest(
+            T.self, scope: scope, qualifier: qualifier, container: container, file: file, line: line
+        ).resolveNow()
+    }
+
+    /// Resolves `T` registered under `name`.
+    public init(name: String, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        wrappedValue = InjectionRequest(T.self, name: name, container: container, file: file, line: line).resolveNow()
+    }
+
+    /// Uses `provider` instead of the container.
+    ///
+    /// ```swift
+    /// @Inject({ MyInjectedType() }) var value: MyInjectedType
+    /// ```
+    public init(_ provider: () -> T) {
+        wrappedValue = provider()
+    }
+
+    /// Uses the given value instead of the container.
+    ///
+    /// ```swift
+    /// @Inject(MyInjectedType()) var value: MyInjectedType
+    /// ```
+    public init(_ value: @autoclosure () -> T) {
+        wrappedValue = value()
+    }
+}
+
+extension Inject: Sendable where T: Sendable {}
+
+extension InjectionRequest {
+    func resolveNow<T>() -> T { resolve(in: resolver()) }
+}

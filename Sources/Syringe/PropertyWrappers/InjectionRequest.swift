@@ -1,0 +1,31 @@
+/// What a property wrapper asks for, and where it was declared.
+struct InjectionRequest: @unchecked Sendable {
+    let key: Key
+    /// An explicit container, or nil for the one current when the enclosing object is created.
+    let container: Resolver?
+    let site: SourceLocation
+
+    init(
+        _ type: Any.Type, scope: (any Scope.Type)? = nil, qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil, container: Resolver?, file: StaticString, line: UInt
+    ) {
+        key = Key(type, qualifier: qualifier, scope: scope, name: name)
+        self.container = container
+        site = SourceLocation(file: file, line: line)
+    }
+
+    /// The container to resolve from: the explicit one, else the current one.
+    func resolver() -> Resolver { container ?? Resolver.current }
+
+    func resolve<T>(in resolver: Resolver) -> T {
+        resolver.resolveOrTrap(key, site: site)
+    }
+
+    func optional<T>(in resolver: Resolver) -> T? {
+        do {
+            return try resolver.resolveValue(key, site: site)
+        } catch {
+            trap(error)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// Resolves its value when the enclosing object is created, or holds nil when nothing
+/// is registered for it.
+///
+/// ```swift
+/// final class CheckoutModel {
+///     @OptionalInject var analytics: Analytics?
+/// }
+/// ```
+/// - SeeAlso: ``Inject``
+@propertyWrapper
+public struct OptionalInject<T> {
+    /// The resolved value, or nil when nothing is registered.
+    public var wrappedValue: T?
+
+    /// Resolves `T` with no qualifier, from `container` if given.
+    public init(container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        let request = InjectionRequest(T.self, container: container, file: file, line: line)
+        wrappedValue = request.optional(in: request.resolver())
+    }
+
+    /// Resolves `T` registered under `qualifier`.
+    public init(
+        _ qualifier: any Qualifier.Type, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let request = InjectionRequest(T.self, qualifier: qualifier, container: container, file: file, line: line)
+        wrappedValue = request.optional(in: request.resolver())
+    }
+
+    /// Resolves `T` in `scope`, optionally under `qualifier`.
+    public init(
+        _ scope: any Scope.Type, _ qualifier: (any Qualifier.Type)? = nil, container: Resolver? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let request = InjectionRequest(
+            T.self, scope: scope, qualifier: qualifier, container: container, file: file, line: line)
+        wrappedValue = request.optional(in: request.resolver())
+    }
+
+    /// Resolves `T` registered under `name`.
+    public init(name: String, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        let request = InjectionRequest(T.self, name: name, container: container, file: file, line: line)
+        wrappedValue = request.optional(in: request.resolver())
+    }
+
+    /// Uses `provider` instead of the container.
+    public init(_ provider: () -> T?) {
+        wrappedValue = provider()
+    }
+
+    /// Uses the given value instead of the container.
+    public init(_ value: @autoclosure () -> T?) {
+        wrappedValue = value()
+    }
+}
+
+extension OptionalInject: Sendable where T: Sendable {}

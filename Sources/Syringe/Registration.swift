@@ -1,0 +1,87 @@
+/// What ``Resolver/register(_:qualifiedBy:name:lifetime:file:line:factory:)-8tq0r`` returns: a
+/// handle to configure the registration further, or to chain the next one.
+///
+/// ```swift
+/// Resolver.register { NetworkService() }
+///     .implements(NetworkServiceProtocol.self)
+///     .lifetime(.singleton)
+///     .register { URLComponentsService() }
+/// ```
+public struct Registration<T>: @unchecked Sendable {
+    let provider: Provider<T>
+    /// The container the registration was made in.
+    public let resolver: Resolver
+
+    /// Also serves requests for `P` (with the same qualifier, scope and name) from this
+    /// registration; singleton and scoped instances are shared between `T` and every `P`.
+    ///
+    /// Writes `P`'s key: whichever of this and an explicit `register(P.self)` comes last wins.
+    ///
+    /// ```swift
+    /// Resolver.register { NetworkService() }.implements(NetworkServiceProtocol.self)
+    /// ```
+    @discardableResult
+    public func implements<P>(_ type: P.Type, file: StaticString = #fileID, line: UInt = #line) -> Registration<T> {
+        let key = provider.key.with(type: P.self)
+        resolver.store(Alias<P, T>(key: key, target: provider, site: SourceLocation(file: file, line: line)))
+        return self
+    }
+
+    /// Changes how long instances live.
+    ///
+    /// ```swift
+    /// Resolver.register { Database() }.lifetime(.singleton)
+    /// ```
+    @discardableResult
+    public func lifetime(_ lifetime: Lifetime) -> Registration<T> {
+        if provider.key.arguments != nil && lifetime != .transient {
+            fatalError(Messages.argumentsNotTransient(provider.key, lifetime: lifetime.description))
+        }
+        let dropped: Any? = registryLock.withWriteLock {
+            switch provider.storage {
+            case .fixed, .scoped:
+                return nil
+            default:
+                let old = provider.dropCacheLocked(in: .registration)
+                provider.storage = Storage(lifetime)
+                return old
+            }
+        }
+        _ = dropped
+        return self
+    }
+
+    /// Registers another factory in the same container, for chaining.
+    ///
+    /// ```swift
+    /// resolver
+    ///     .register { ClassA() }
+    ///     .register { ClassB(classA: $0.resolve()) }
+    /// ```
+    @discardableResult
+    public func register<U>(
+        _ type: U.Type = U.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping () throws -> U
+    ) -> Registration<U> {
+        resolver.register(type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+    }
+
+    /// Registers another factory, receiving the container, in the same container.
+    @discardableResult
+    public func register<U>(
+        _ type: U.Type = U.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (Resolver) throws -> U
+    ) -> Registration<U> {
+        resolver.register(type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+    }
+}

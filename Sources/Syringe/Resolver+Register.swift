@@ -1,0 +1,218 @@
+// MARK: - Registering (instance API)
+
+extension Resolver {
+    /// Registers a factory for `T` (or for `type`, to bind a protocol).
+    ///
+    /// ```swift
+    /// resolver.register { NetworkService() }
+    /// resolver.register(NetworkServiceProtocol.self) { NetworkService() }
+    /// resolver.register(qualifiedBy: Staging.self, lifetime: .singleton) { APIClient(url: stagingURL) }
+    /// resolver.register(name: "🥐") { Croissant() as Bread }
+    /// ```
+    ///
+    /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:)`` callers receive its
+    /// error wrapped in a ``ResolutionError``. Re-registering a key replaces it unless
+    /// ``allowsOverrides`` is `false`.
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping () throws -> T
+    ) -> Registration<T> {
+        addProvider(
+            Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in try factory() },
+            lifetime: lifetime, site: SourceLocation(file: file, line: line))
+    }
+
+    /// Registers a factory that receives the resolving container, to resolve its own dependencies.
+    ///
+    /// ```swift
+    /// resolver.register { AssetService(network: $0.resolve()) }
+    /// ```
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (Resolver) throws -> T
+    ) -> Registration<T> {
+        addProvider(
+            Key(T.self, qualifier: qualifier, name: name), make: .plain(factory),
+            lifetime: lifetime, site: SourceLocation(file: file, line: line))
+    }
+
+    /// Registers a class in a ``Scope``: everyone resolving it in that scope shares one
+    /// instance while any of them holds it.
+    ///
+    /// ```swift
+    /// resolver.register(scopedTo: RegistrationFlow.self) { User() }
+    /// resolver.register(User.self, scopedTo: RegistrationFlow.self, qualifiedBy: Admin.self) { User() }
+    /// ```
+    @discardableResult
+    public func register<T: AnyObject>(
+        _ type: T.Type = T.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping () throws -> T
+    ) -> Registration<T> {
+        addScoped(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
+            make: .plain { _ in try factory() }, site: SourceLocation(file: file, line: line))
+    }
+
+    /// Registers a class in a ``Scope`` with a factory that receives the resolving container.
+    @discardableResult
+    public func register<T: AnyObject>(
+        _ type: T.Type = T.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (Resolver) throws -> T
+    ) -> Registration<T> {
+        addScoped(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
+            make: .plain(factory), site: SourceLocation(file: file, line: line))
+    }
+
+    /// Registers an existing instance as a singleton. It is the registration itself, so
+    /// every container that reaches it (test containers included) shares it.
+    ///
+    /// ```swift
+    /// resolver.registerSingleton(Worker.self, MySingleton.shared)
+    /// ```
+    @discardableResult
+    public func registerSingleton<T>(
+        _ type: T.Type = T.self,
+        _ instance: T,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        let provider = Provider<T>(
+            key: Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in instance }, storage: .fixed,
+            site: SourceLocation(file: file, line: line), registry: registry)
+        provider.instance = instance
+        store(provider)
+        return Registration(provider: provider, resolver: self)
+    }
+
+    /// Registers a factory that takes typed runtime arguments, passed at each resolution.
+    ///
+    /// ```swift
+    /// resolver.register(arguments: String.self, Int.self) { env, ts in ClassD(environment: env, timestamp: ts) }
+    /// let d: ClassD = resolver.resolve(arguments: "stage", 1200)
+    /// ```
+    ///
+    /// The argument types are part of the key. A registration whose only argument is
+    /// Optional may also be resolved without arguments (it receives nil). Every resolution
+    /// builds a new instance, so such registrations are always transient.
+    @discardableResult
+    public func register<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        arguments first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (First, repeat each Rest) throws -> T
+    ) -> Registration<T> {
+        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        if let lifetime, lifetime != .transient {
+            fatalError(Messages.argumentsNotTransient(key, lifetime: lifetime.description))
+        }
+        let arguments = PackArgumentFactory<T, First, repeat each Rest>(factory)
+        return addProvider(key, make: .arguments(arguments), lifetime: .transient, site: SourceLocation(file: file, line: line))
+    }
+
+    /// Registers every module's registrations in this container.
+    ///
+    /// ```swift
+    /// resolver.install(NetworkModule(), StorageModule())
+    /// ```
+    public func install(_ modules: any ResolverModule...) {
+        install(modules)
+    }
+
+    /// Registers every module's registrations in this container.
+    public func install(_ modules: [any ResolverModule]) {
+        for module in modules { module.register(in: self) }
+    }
+
+    // MARK: Storing
+
+    private func addProvider<T>(_ key: Key, make: Provider<T>.Make, lifetime: Lifetime?, site: SourceLocation)
+        -> Registration<T>
+    {
+        let provider = Provider<T>(key: key, make: make, storage: .transient, site: site, registry: registry)
+        store(provider) {
+            let chosen = lifetime ?? (key.arguments == nil ? registry.defaultLifetime : .transient)
+            provider.storage = T.self is any Singleton.Type ? .singleton : Storage(chosen)
+        }
+        return Registration(provider: provider, resolver: self)
+    }
+
+    private func addScoped<T>(_ key: Key, scope: any Scope.Type, make: Provider<T>.Make, site: SourceLocation)
+        -> Registration<T>
+    {
+        let storage = Storage.scoped(ObjectIdentifier(scope), strong: scope.retention == .strong)
+        let provider = Provider<T>(key: key, make: make, storage: storage, site: site, registry: registry)
+        store(provider)
+        return Registration(provider: provider, resolver: self)
+    }
+
+    /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
+    func store(_ binding: AnyBinding, configure: () -> Void = {}) {
+        var duplicate: AnyBinding?
+        let replaced: AnyBinding? = registryLock.withWriteLock {
+            configure()
+            if !registry.allowsOverrides, let existing = registry.bindings[binding.key] {
+                duplicate = existing
+                return nil
+            }
+            binding.order = registry.nextSequence()
+            let plainKey = Key(
+                binding.key.type, qualifier: binding.key.qualifier, scope: binding.key.scope, name: binding.key.name)
+            if binding.key.arguments != nil, acceptsNoArguments(binding) {
+                registry.optionalArgumentBindings[plainKey] = binding
+            } else if registry.optionalArgumentBindings[plainKey]?.key == binding.key {
+                registry.optionalArgumentBindings[plainKey] = nil
+            }
+            return registry.bindings.updateValue(binding, forKey: binding.key)
+        }
+        if let duplicate {
+            fatalError(Messages.duplicate(binding.key, container: name, first: duplicate.site, second: binding.site))
+        }
+        _ = replaced
+    }
+
+    private func acceptsNoArguments(_ binding: AnyBinding) -> Bool {
+        (binding.provider as? any ArgumentAccepting)?.acceptsNoArguments ?? false
+    }
+}
+
+/// Lets the registry ask, without knowing `T`, whether a registration can be resolved without arguments.
+protocol ArgumentAccepting {
+    var acceptsNoArguments: Bool { get }
+}
+
+extension Provider: ArgumentAccepting {
+    var acceptsNoArguments: Bool {
+        if case .arguments(let factory) = make { return factory.acceptsNoArguments }
+        return false
+    }
+}

@@ -1,0 +1,171 @@
+// MARK: - Resolving (instance API)
+
+extension Resolver {
+    /// Resolves a `T`, stopping the program with a message that names the key, the
+    /// resolution path, the container and the fix when it cannot.
+    ///
+    /// ```swift
+    /// let service: AssetService = resolver.resolve()
+    /// let api: APIClient = resolver.resolve(qualifiedBy: Staging.self)
+    /// let user: User = resolver.resolve(scopedTo: RegistrationFlow.self)
+    /// let bread: Bread = resolver.resolve(name: "🥐")
+    /// ```
+    ///
+    /// Asking for `A?` resolves `A`, and yields nil when `A` is not registered.
+    /// - SeeAlso: ``tryResolve(_:scopedTo:qualifiedBy:name:)``, ``optional(_:scopedTo:qualifiedBy:name:)``
+    public func resolve<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil
+    ) -> T {
+        resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+    }
+
+    /// Resolves a `T` and casts it to the type the caller expects.
+    ///
+    /// ```swift
+    /// let variant: VariantA = resolver.resolve(ClassA.self)
+    /// ```
+    @_disfavoredOverload
+    public func resolve<T, U>(
+        _ type: T.Type,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil
+    ) -> U {
+        let value: T = resolve(T.self, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        guard let converted = value as? U else {
+            let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
+            trap(
+                ResolutionError(
+                    .notConvertible(from: Swift.type(of: value as Any)), key: key.with(type: U.self),
+                    path: ThreadState.current.path, container: self, site: nil))
+        }
+        return converted
+    }
+
+    /// Resolves a `T` built with runtime arguments.
+    ///
+    /// ```swift
+    /// let d: ClassD = resolver.resolve(arguments: "stage", 1200)
+    /// ```
+    public func resolve<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest
+    ) -> T {
+        do {
+            return try tryResolve(T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        } catch {
+            trap(error)
+        }
+    }
+
+    /// Resolves a `T`, or returns nil when nothing is registered for it. Other failures
+    /// (a cycle, a missing dependency further down) still stop the program.
+    ///
+    /// ```swift
+    /// let analytics: Analytics? = resolver.optional()
+    /// ```
+    public func optional<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil
+    ) -> T? {
+        do {
+            return try resolveValue(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        } catch {
+            trap(error)
+        }
+    }
+
+    /// Resolves a `T`, throwing a ``ResolutionError`` for every failure it can see: its own,
+    /// and nested ones from `autoregister`ed types and from factories that use `try $0.tryResolve()`.
+    ///
+    /// ```swift
+    /// let service: AssetService = try resolver.tryResolve()
+    /// ```
+    public func tryResolve<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil
+    ) throws(ResolutionError) -> T {
+        try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+    }
+
+    /// Resolves a `T` built with runtime arguments, throwing a ``ResolutionError`` on failure
+    /// (for instance when it is registered with other argument types).
+    public func tryResolve<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest
+    ) throws(ResolutionError) -> T {
+        var values = (first, repeat each rest)
+        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
+            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)))
+        }
+        if let resolved { return resolved }
+        if let wrapped: T = try resolveWrappingInOptional(T.self, qualifier: qualifier, name: name, first, repeat each rest) {
+            return wrapped
+        }
+        throw missingError(for: key, site: nil, as: T.self)
+    }
+
+    /// A single argument `A` also reaches a registration whose argument is `A?`.
+    private func resolveWrappingInOptional<T, First, each Rest>(
+        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, _ first: First, _ rest: repeat each Rest
+    ) throws(ResolutionError) -> T? {
+        var count = 0
+        for _ in repeat (each Rest).self { count += 1 }
+        guard count == 0 else { return nil }
+        var optional: First? = first
+        let key = Key(T.self, qualifier: qualifier, name: name, arguments: First?.self)
+        return try withUnsafePointer(to: &optional) { pointer throws(ResolutionError) in
+            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)))
+        }
+    }
+
+    /// Resolves one instance from every registration serving `T`: every qualifier and name,
+    /// and every registration that `.implements(T.self)`, in registration order. Registrations
+    /// that need runtime arguments are left out.
+    ///
+    /// ```swift
+    /// let plugins: [Plugin] = resolver.resolveAll()
+    /// ```
+    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] {
+        let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
+            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
+        }
+        return bindings.sorted { $0.order < $1.order }.map { binding in
+            do throws(ResolutionError) {
+                return try resolveBinding(
+                    unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: nil)
+            } catch {
+                trap(error)
+            }
+        }
+    }
+
+    /// Whether a registration for the key exists in this container or its ancestors.
+    ///
+    /// ```swift
+    /// if resolver.isRegistered(Analytics.self) { … }
+    /// ```
+    public func isRegistered<T>(
+        _ type: T.Type,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil
+    ) -> Bool {
+        let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
+        return registryLock.withReadLock(ThreadState.current.stripe) { findLocked(key) != nil }
+    }
+}

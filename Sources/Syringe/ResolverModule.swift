@@ -1,0 +1,43 @@
+/// A group of registrations, installed together with ``Resolver/install(_:)``.
+///
+/// ```swift
+/// struct NetworkModule: ResolverModule {
+///     func register(in resolver: Resolver) {
+///         resolver.register(NetworkServiceProtocol.self) { NetworkService() }
+///         resolver.register { URLComponentsService() }
+///     }
+/// }
+///
+/// Resolver.install(NetworkModule())
+/// ```
+public protocol ResolverModule {
+    /// Adds the module's registrations to `resolver`.
+    func register(in resolver: Resolver)
+}
+
+/// Lets an app register its services in one place, run once and lazily before the first
+/// resolution from ``Resolver/main``.
+///
+/// ```swift
+/// extension Resolver: @retroactive ResolverRegistering {
+///     public static func registerAllServices() {
+///         register { NetworkService() }.implements(NetworkServiceProtocol.self)
+///         register { AssetService() }
+///     }
+/// }
+/// ```
+///
+/// While it runs, ``Resolver/current`` is ``Resolver/main``, so its bare `register`
+/// calls land in `main` even when the first resolution happens inside a test container.
+public protocol ResolverRegistering {
+    /// Registers the app's services.
+    static func registerAllServices()
+}
+
+/// A place in the source, captured at registration and by property wrappers.
+struct SourceLocation: Sendable, CustomStringConvertible {
+    let file: StaticString
+    let line: UInt
+
+    var description: String { "\(file):\(line)" }
+}

@@ -1,0 +1,90 @@
+/// Keeps a scope's instances alive between screens, until ``end()`` or until the handle
+/// is released. Returned by ``Resolver/beginScope(_:)``.
+///
+/// ```swift
+/// let flow = Resolver.beginScope(RegistrationFlow.self)
+/// showUsernameScreen()     // resolves the flow's User
+/// // … no screen holds the User here …
+/// showPasswordScreen()     // the same User
+/// flow.end()               // the next flow gets a new User
+/// ```
+public final class ScopeHandle: @unchecked Sendable {
+    /// The scope kept alive.
+    public let scope: any Scope.Type
+    /// Instances held for the scope. Guarded by ``registryLock``.
+    var held: [AnyObject] = []
+    private(set) var isOpen = true
+
+    init(scope: any Scope.Type) {
+        self.scope = scope
+    }
+
+    /// Stops keeping the scope's instances alive; those nobody else holds are released.
+    public func end() {
+        let released: [AnyObject] = registryLock.withWriteLock {
+            isOpen = false
+            defer { held = [] }
+            return held
+        }
+        _ = released
+    }
+
+}
+
+extension Resolver {
+    /// Keeps the instances of `scope` resolved through this container alive until the
+    /// returned handle ends or is released.
+    ///
+    /// ```swift
+    /// let flow = resolver.beginScope(RegistrationFlow.self)
+    /// defer { flow.end() }
+    /// ```
+    public func beginScope(_ scope: any Scope.Type) -> ScopeHandle {
+        let handle = ScopeHandle(scope: scope)
+        let id = ObjectIdentifier(scope)
+        registryLock.withWriteLock {
+            var container: Resolver? = self
+            while let current = container {
+                let registry = current.registry
+                var handles = registry.scopeHandles[id, default: []].filter { $0.handle != nil }
+                handles.append(WeakScopeHandle(handle: handle))
+                registry.scopeHandles[id] = handles
+                for binding in registry.bindings.values where binding.provider.storage == .scoped(id, strong: false) {
+                    if let live = binding.provider.cachedInstanceLocked() { handle.held.append(live as AnyObject) }
+                }
+                if current.isolatesCache {
+                    for binding in current.allBindingsLocked() where binding.provider.storage == .scoped(id, strong: false) {
+                        if let live = current.isolatedCache[ObjectIdentifier(binding.provider)]?.value {
+                            handle.held.append(live as AnyObject)
+                        }
+                    }
+                }
+                container = current.parent
+            }
+        }
+        return handle
+    }
+
+    /// Keeps the instances of `scope` resolved through ``current`` alive until the handle ends.
+    ///
+    /// ```swift
+    /// let flow = Resolver.beginScope(RegistrationFlow.self)
+    /// ```
+    public static func beginScope(_ scope: any Scope.Type) -> ScopeHandle {
+        current.beginScope(scope)
+    }
+
+    /// Hands a new scoped instance to the open handles of its scope along the chain.
+    /// Write lock held.
+    func retainInOpenScopesLocked(_ instance: AnyObject, scope: ObjectIdentifier) {
+        var container: Resolver? = self
+        while let current = container {
+            if let handles = current.registry.scopeHandles[scope] {
+                for entry in handles {
+                    if let handle = entry.handle, handle.isOpen { handle.held.append(instance) }
+                }
+            }
+            container = current.parent
+        }
+    }
+}

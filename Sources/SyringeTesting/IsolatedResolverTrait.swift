@@ -1,0 +1,33 @@
+import Syringe
+import Testing
+
+/// Runs a test (or every test of a suite) against its own test container, so that
+/// Swift Testing's parallel tests never see each other's registrations or singletons.
+///
+/// ```swift
+/// @Test(.isolatedResolver) func fetchesAssets() {
+///     Resolver.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
+///     let service: AssetService = Resolver.resolve()
+///     …
+/// }
+///
+/// @Suite(.isolatedResolver) struct CheckoutTests { … }
+/// ```
+///
+/// On a suite, the suite gets a container and each of its tests a child of it.
+public struct IsolatedResolverTrait: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await Resolver.withTestContainer {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == IsolatedResolverTrait {
+    /// Runs the test (or suite) against its own child of the current container.
+    public static var isolatedResolver: Self { Self() }
+}
