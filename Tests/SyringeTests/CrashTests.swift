@@ -1,0 +1,251 @@
+import Syringe
+import Testing
+
+// Every way Syringe stops the program, each in its own process (exit tests). The message is
+// checked for what SPEC.md §3 asks it to name. Types are internal so their names print plainly.
+
+final class CrashMissing {}
+protocol CrashNetworkServiceProtocol: AnyObject {}
+final class CrashNetworkService: CrashNetworkServiceProtocol {}
+enum CrashQualifier: Qualifier {}
+enum CrashFlow: Scope {}
+final class CrashInner {}
+final class CrashOuter {
+    init(inner: CrashInner) {}
+}
+final class CrashTop {
+    init(outer: CrashOuter) {}
+}
+final class CrashCycleA {
+    init(b: CrashCycleB) {}
+}
+final class CrashCycleB {
+    init(a: CrashCycleA) {}
+}
+final class CrashWrappedA {
+    @Inject var b: CrashWrappedB
+}
+final class CrashWrappedB {
+    @Inject var a: CrashWrappedA
+}
+final class CrashDuplicate {}
+final class CrashArgs {
+    init(_ value: String) {}
+}
+final class CrashThrowing {}
+struct CrashFactoryFailure: Error, CustomStringConvertible {
+    var description: String { "disk is on fire" }
+}
+final class CrashInjectHolder {
+    @Inject var missing: CrashMissing
+}
+
+@Suite struct CrashTests {
+    @Test func missingRegistrationNamesTypeAndContainer() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "CrashBox")
+            let _: CrashMissing = r.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashMissing"))
+        #expect(text.contains("CrashBox"))
+    }
+
+    @Test func missingQualifiedRegistrationNamesTheQualifier() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "CrashQualifiedBox")
+            r.register { CrashMissing() }
+            let _: CrashMissing = r.resolve(qualifiedBy: CrashQualifier.self)
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashMissing"))
+        #expect(text.contains("CrashQualifier"))
+        #expect(text.contains("CrashQualifiedBox"))
+    }
+
+    @Test func missingNamedRegistrationNamesTheName() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "CrashNamedBox")
+            let _: CrashMissing = r.resolve(name: "croissant")
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashMissing"))
+        #expect(text.contains("croissant"))
+        #expect(text.contains("CrashNamedBox"))
+    }
+
+    @Test func missingScopedRegistrationNamesTheScope() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "CrashScopedBox")
+            let _: CrashOuter = r.resolve(scopedTo: CrashFlow.self)
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashOuter"))
+        #expect(text.contains("CrashFlow"))
+    }
+
+    @Test func missingInMainNamesMain() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let _: CrashMissing = Resolver.main.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashMissing"))
+        #expect(text.contains("main"))
+    }
+
+    @Test func missingNestedDependencyShowsTheWholePath() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register { CrashOuter(inner: $0.resolve()) }
+            r.register { CrashTop(outer: $0.resolve()) }
+            let _: CrashTop = r.resolve()
+        }
+        #expect(fxStderr(result).contains("CrashTop → CrashOuter → CrashInner"))
+    }
+
+    @Test func nestedPlainResolveStopsEvenUnderTryResolve() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register { CrashOuter(inner: $0.resolve()) }
+            _ = try? r.tryResolve() as CrashOuter
+        }
+        #expect(fxStderr(result).contains("CrashOuter → CrashInner"))
+    }
+
+    @Test func unboundProtocolMessageSuggestsImplements() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register { CrashNetworkService() }
+            let _: CrashNetworkServiceProtocol = r.resolve()
+        }
+        #expect(fxStderr(result).contains(".implements(CrashNetworkServiceProtocol.self)"))
+    }
+
+    @Test func cycleThroughResolveIsReportedNotAStackOverflow() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register { CrashCycleA(b: $0.resolve()) }
+            r.register { CrashCycleB(a: $0.resolve()) }
+            let _: CrashCycleA = r.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(fxContainsIgnoringCase(text, "cycle"))
+        #expect(text.contains("CrashCycleA → CrashCycleB → CrashCycleA"))
+    }
+
+    @Test func cycleThroughASingletonIsReported() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register(lifetime: .singleton) { CrashCycleA(b: $0.resolve()) }
+            r.register(lifetime: .singleton) { CrashCycleB(a: $0.resolve()) }
+            let _: CrashCycleB = r.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(fxContainsIgnoringCase(text, "cycle"))
+        #expect(text.contains("CrashCycleB → CrashCycleA → CrashCycleB"))
+    }
+
+    @Test func cycleThroughPropertyWrappersIsReported() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register { CrashWrappedA() }
+            r.register { CrashWrappedB() }
+            let _: CrashWrappedA = r.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(fxContainsIgnoringCase(text, "cycle"))
+        #expect(text.contains("CrashWrappedA → CrashWrappedB → CrashWrappedA"))
+    }
+
+    @Test func duplicateRegistrationWithOverridesOffNamesKeyAndBothSites() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.allowsOverrides = false
+            r.register { CrashDuplicate() }
+            r.register { CrashDuplicate() }
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashDuplicate"))
+        let sites = text.components(separatedBy: "SyringeTests/CrashTests.swift:").count - 1
+        #expect(sites >= 2, "both registration sites (#fileID:#line) should be named")
+    }
+
+    @Test func duplicateQualifiedRegistrationWithOverridesOff() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.allowsOverrides = false
+            r.register(qualifiedBy: CrashQualifier.self) { CrashDuplicate() }
+            r.register { CrashDuplicate() }
+            r.register(qualifiedBy: CrashQualifier.self) { CrashDuplicate() }
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashDuplicate"))
+        #expect(text.contains("CrashQualifier"))
+    }
+
+    @Test func argumentTypeMismatchThroughResolve() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register(arguments: String.self) { CrashArgs($0) }
+            let _: CrashArgs = r.resolve(arguments: 42)
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashArgs"))
+        #expect(text.contains("String"))
+        #expect(text.contains("Int"))
+    }
+
+    @Test func missingArgumentsThroughResolve() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register(arguments: String.self) { CrashArgs($0) }
+            let _: CrashArgs = r.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashArgs"))
+        #expect(text.contains("String"))
+    }
+
+    @Test func factoryErrorThroughResolve() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register(CrashThrowing.self) { throw CrashFactoryFailure() }
+            let _: CrashThrowing = r.resolve()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashThrowing"))
+        #expect(text.contains("disk is on fire"))
+    }
+
+    @Test func optionalStopsForAFailingRegistration() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver()
+            r.register(CrashThrowing.self) { throw CrashFactoryFailure() }
+            let _: CrashThrowing? = r.optional()
+        }
+        #expect(fxStderr(result).contains("CrashThrowing"))
+    }
+
+    @Test func injectOfAMissingRegistration() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "CrashInjectBox")
+            _ = Resolver.withContainer(r) { CrashInjectHolder() }
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("CrashMissing"))
+        #expect(text.contains("CrashInjectBox"))
+    }
+
+    @Test func correctResolutionDoesNotStop() async {
+        // Control: the same shapes as above, registered correctly, exit normally.
+        await #expect(processExitsWith: .success) {
+            let r = Resolver()
+            r.allowsOverrides = false
+            r.register { CrashInner() }
+            r.register { CrashOuter(inner: $0.resolve()) }
+            r.register(arguments: String.self) { CrashArgs($0) }
+            let _: CrashOuter = r.resolve()
+            let _: CrashArgs = r.resolve(arguments: "ok")
+        }
+    }
+}
