@@ -22,7 +22,7 @@ enum Messages {
         case .notConvertible(let type):
             lines.append("Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)")
         }
-        if error.path.count > 1 {
+        if error.path.count > 1, !isCycle(error.reason) {
             lines.append("  while resolving \(error.path.joined(separator: " → "))")
         }
         lines.append("  in container \(error.container)")
@@ -31,6 +31,11 @@ enum Messages {
         }
         lines.append(contentsOf: error.suggestions.map { "  " + $0 })
         return lines.joined(separator: "\n")
+    }
+
+    private static func isCycle(_ reason: ResolutionError.Reason) -> Bool {
+        if case .cycle = reason { return true }
+        return false
     }
 
     static func duplicate(_ key: Key, container: String, first: SourceLocation, second: SourceLocation) -> String {

@@ -38,7 +38,7 @@ extension Resolver {
                     continue
                 }
             }
-            hints.append("\(requestedName) is registered as \(other); \(fix(for: other))")
+            hints.append("\(requestedName) is registered \(selectorsDescription(other)); \(fix(for: other))")
         }
 
         if hints.isEmpty {
@@ -70,12 +70,20 @@ extension Resolver {
         return hints
     }
 
+    private func selectorsDescription(_ key: Key) -> String {
+        var parts: [String] = []
+        if let qualifier = key.qualifier { parts.append("under qualifier \(typeName(qualifier))") }
+        if let scope = key.scope { parts.append("in scope \(typeName(scope))") }
+        if let name = key.name { parts.append("with name \"\(name)\"") }
+        return parts.isEmpty ? "without qualifier, scope or name" : parts.joined(separator: ", ")
+    }
+
     private func fix(for other: Key) -> String {
         var selectors: [String] = []
         if let scope = other.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
         if let qualifier = other.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
         if let name = other.name { selectors.append("name: \"\(name)\"") }
-        if selectors.isEmpty { return "resolve it without selectors" }
+        if selectors.isEmpty { return "resolve it without selectors, or register it with the ones asked for" }
         return "resolve it with (\(selectors.joined(separator: ", ")))"
     }
 

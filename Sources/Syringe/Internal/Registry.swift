@@ -20,11 +20,14 @@ final class Registry {
     }
 
     /// Registries by id, for `Resolver(id:)`. A registry lives while a container uses it.
+    /// Guarded by its own lock, so that creating a container (``Resolver/main`` is created
+    /// lazily, possibly while the registry lock is held) never needs the registry lock.
     nonisolated(unsafe) private static var byID: [String: WeakRegistry] = [:]
+    private static let byIDLock = Lock()
 
-    /// The live registry with `id`, or a new one. Takes the write lock.
+    /// The live registry with `id`, or a new one.
     static func shared(id: String) -> Registry {
-        registryLock.withWriteLock {
+        byIDLock.withLock {
             if let registry = byID[id]?.registry { return registry }
             let registry = Registry(id: id)
             byID[id] = WeakRegistry(registry: registry)
