@@ -1,0 +1,71 @@
+/// The measured situations (SPEC §12), by their names in the table and the JSON.
+enum Scenario: String, CaseIterable {
+    /// Resolve a transient service.
+    case transient
+    /// Resolve a singleton.
+    case singleton
+    /// Resolve `ChainA → ChainB → ChainC`, all transient.
+    case chain3
+    /// Resolve a transient object whose factory resolves 10 singletons.
+    case fanout10
+    /// Resolve a transient service registered under a qualifier.
+    case qualified
+    /// Resolve a transient service registered under a string name.
+    case named
+    /// Resolve a transient service while N other services are registered (should be flat).
+    case registrations10 = "registrations-10"
+    case registrations1000 = "registrations-1000"
+    case registrations10000 = "registrations-10000"
+    /// Register 1,000 services into an empty container; time per registration.
+    case register1000 = "register-1000"
+    /// Create an object with 3 injected properties (singletons) and read them.
+    case inject3
+    /// Resolve a singleton from 1 or 2 threads; ns per operation of the total throughput.
+    case threads1 = "threads-1"
+    case threads2 = "threads-2"
+
+    /// How many other services `registrations-N` registers next to the resolved one.
+    var otherRegistrations: Int? {
+        switch self {
+        case .registrations10: 10
+        case .registrations1000: 1_000
+        case .registrations10000: 10_000
+        default: nil
+        }
+    }
+
+    /// How many threads `threads-N` resolves from.
+    var threads: Int? {
+        switch self {
+        case .threads1: 1
+        case .threads2: 2
+        default: nil
+        }
+    }
+
+    /// How many services `register-1000` registers into one fresh container.
+    static let servicesPerRegistrationBatch = 1_000
+}
+
+/// The measured libraries and baselines, by their names in the table and the JSON.
+enum Contender: String, CaseIterable {
+    case syringe
+    case swinject
+    case swiftDependencies = "swift-dependencies"
+    /// Direct construction: the cost of the work without any container.
+    case manual
+    /// `[ObjectIdentifier: () -> Any]` behind a pthread mutex, with an `as!` cast.
+    case minimalRegistry = "minimal-registry"
+
+    /// The job that runs `scenario` with this contender, or nil where the scenario does not exist
+    /// for it (or the contender is not built in).
+    func job(for scenario: Scenario) -> Job? {
+        switch self {
+        case .syringe: SyringeContender.job(for: scenario)
+        case .swinject: SwinjectContender.job(for: scenario)
+        case .swiftDependencies: DependenciesContender.job(for: scenario)
+        case .manual: ManualContender.job(for: scenario)
+        case .minimalRegistry: MinimalRegistryContender.job(for: scenario)
+        }
+    }
+}
