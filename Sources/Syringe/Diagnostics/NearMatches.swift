@@ -1,9 +1,19 @@
 /// Finds what was registered near a missing key, and says how to reach it.
 extension Resolver {
-    func missingError<T>(for key: Key, site: SourceLocation?, as type: T.Type = T.self) -> ResolutionError {
+    /// The missing-registration error for `key`, when the requested Swift type is not at hand.
+    func missingError(for key: Key, site: SourceLocation? = nil, path: [Key]? = nil) -> ResolutionError {
+        missingError(for: key, site: site, path: path, as: Void.self)
+    }
+
+    /// The missing-registration error for `key`, with near matches; cached instances that
+    /// are `T`s are suggested as implementations (pass `Void` when `T` is unknown).
+    func missingError<T>(
+        for key: Key, site: SourceLocation? = nil, path: [Key]? = nil, as type: T.Type
+    ) -> ResolutionError {
         let state = ThreadState.current
         let suggestions = registryLock.withReadLock(state.stripe) { nearMatchesLocked(for: key, as: T.self) }
-        return ResolutionError(.missing, key: key, path: state.path, container: self, site: site, suggestions: suggestions)
+        return ResolutionError(
+            .missing, key: key, path: path ?? state.path, container: self, site: site, suggestions: suggestions)
     }
 
     /// Every binding along the chain, the nearest container's first.
@@ -45,7 +55,8 @@ extension Resolver {
             // The concrete type is registered but the protocol (or supertype) requested.
             for binding in bindings where binding.key.plain == binding.key {
                 let registered = binding.key.type
-                let servesRequest = binding.provider.cachedInstanceLocked().map { $0 is T } ?? false
+                let servesRequest =
+                    T.self != Void.self && (binding.provider.cachedInstanceLocked().map { $0 is T } ?? false)
                 if servesRequest || namesSuggestImplementation(typeName(registered), of: requestedName) {
                     hints.append(
                         "\(typeName(registered)) is registered; to serve \(requestedName) add "

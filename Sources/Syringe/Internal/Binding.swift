@@ -9,6 +9,9 @@ class AnyBinding {
     let site: SourceLocation
     /// When it was registered, so that `resolveAll()` keeps registration order.
     var order = 0
+    /// The keys this registration's factory was seen resolving, in the order it resolved
+    /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
+    var observedDependencies: [Key] = []
 
     init(key: Key, site: SourceLocation) {
         self.key = key
@@ -17,6 +20,9 @@ class AnyBinding {
 
     /// The registration that builds the instance.
     var provider: any ErasedProvider { fatalError("abstract") }
+
+    /// Resolves this binding from `container` without knowing its type (for `verify()`).
+    func resolveErased(in container: Resolver) throws(ResolutionError) -> Any { fatalError("abstract") }
 }
 
 /// A binding that yields values of `U`.
@@ -27,6 +33,11 @@ class Binding<U>: AnyBinding {
 
     /// Builds (or, for cached lifetimes, builds once) an instance. Called with no lock held.
     func produce(_ request: Request, storage: Storage) throws(ResolutionError) -> U { fatalError("abstract") }
+
+    override func resolveErased(in container: Resolver) throws(ResolutionError) -> Any {
+        let value: U = try container.resolveBinding(self, key: key, arguments: .none, site: nil)
+        return value
+    }
 }
 
 /// The outcome of a locked look at a binding's cache.
@@ -73,8 +84,6 @@ protocol ErasedProvider: AnyBinding {
     func dropCacheLocked(in cache: CacheOwner) -> Any?
     /// The cached instance, if any, for near-match hints.
     func cachedInstanceLocked() -> Any?
-    /// Resolves the registration without knowing its type (for `verify()`).
-    func resolveErased(in container: Resolver) throws(ResolutionError) -> Any
 }
 
 extension ErasedProvider {

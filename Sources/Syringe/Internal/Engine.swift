@@ -34,11 +34,14 @@ extension Resolver {
         }
         guard let found = findLocked(key) else {
             registryLock.unlockRead(stripe: state.stripe)
+            if !state.frames.isEmpty { recordEdge(to: key, state: state) }
             return try resolveMissing(key, state: state, site: site)
         }
         let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
         let lookup = binding.lookupLocked(in: found.cache)
+        let isNewEdge = !state.frames.isEmpty && !isKnownEdgeLocked(to: key, state: state)
         registryLock.unlockRead(stripe: state.stripe)
+        if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
         switch lookup {
         case .cached(let value):
             return value
@@ -84,8 +87,8 @@ extension Resolver {
         _ binding: Binding<T>, key: Key, cache: CacheOwner, storage: Storage, state: ThreadState,
         arguments: ArgumentValues, site: SourceLocation?
     ) throws(ResolutionError) -> T {
-        let provider = ObjectIdentifier(binding.provider)
-        if key.arguments == nil, state.frames.contains(where: { $0.binding == provider }) {
+        let provider: AnyBinding = binding.provider
+        if key.arguments == nil, state.frames.contains(where: { $0.provider === provider }) {
             throw ResolutionError(.cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
         }
         if state.frames.count >= Self.maximumDepth {
@@ -94,7 +97,7 @@ extension Resolver {
         let isTopLevel = state.frames.isEmpty
         let outerContainer = state.container
         state.container = self
-        state.frames.append(Frame(key: key, binding: provider, site: site))
+        state.frames.append(Frame(key: key, provider: provider, site: site))
         defer {
             state.frames.removeLast()
             state.container = outerContainer
@@ -103,6 +106,31 @@ extension Resolver {
         let request = Request(
             key: key, container: self, cache: cache, state: state, arguments: arguments, site: site)
         return try binding.produce(request, storage: storage)
+    }
+
+    /// Whether the innermost frame's registration already recorded a dependency on `key`,
+    /// and moves the frame on to its next expected dependency. Read lock held.
+    ///
+    /// Factories resolve their dependencies in the same order every time, so the expected
+    /// position is checked first and the common case costs one comparison.
+    @inline(__always)
+    private func isKnownEdgeLocked(to key: Key, state: ThreadState) -> Bool {
+        let index = state.frames.count - 1
+        let observed = state.frames[index].provider.observedDependencies
+        let position = state.frames[index].resolvedDependencies
+        state.frames[index].resolvedDependencies = position + 1
+        if position < observed.count, observed[position] == key { return true }
+        return observed.contains(key)
+    }
+
+    /// Records that the innermost frame's registration depends on `key`.
+    @inline(never)
+    private func recordEdge(to key: Key, state: ThreadState) {
+        guard let frame = state.frames.last else { return }
+        let provider = frame.provider
+        registryLock.withWriteLock {
+            if !provider.observedDependencies.contains(key) { provider.observedDependencies.append(key) }
+        }
     }
 
     /// What a miss resolves to: an Optional request's wrapped type, or a registration whose

@@ -160,11 +160,6 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         if let instance { return instance }
         return weakInstance
     }
-
-    func resolveErased(in container: Resolver) throws(ResolutionError) -> Any {
-        let value: T = try container.resolveBinding(self, key: key, arguments: .none, site: nil)
-        return value
-    }
 }
 
 /// A key written by `.implements(P.self)`: serves `P` from a registration of `T`,

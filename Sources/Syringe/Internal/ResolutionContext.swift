@@ -10,10 +10,13 @@
 struct Frame {
     let key: Key
     /// The registration being built, to tell a real cycle from a legitimate
-    /// resolution of the same key in another container.
-    let binding: ObjectIdentifier
+    /// resolution of the same key in another container. The resolution keeps it alive.
+    unowned(unsafe) let provider: AnyBinding
     /// Where a property wrapper asked for it, when one did.
     let site: SourceLocation?
+    /// How many dependencies this frame has resolved so far: the index where the next one
+    /// is expected in the provider's recorded dependencies.
+    var resolvedDependencies = 0
 }
 
 /// Per-thread state: the thread's lock stripe and the resolution it is running.
