@@ -16,9 +16,6 @@ enum SyringeContender {
     }
 
     static func job(for scenario: Scenario) -> Job? {
-        // Touch `Resolver.main` first: currently the first access to `Resolver.root` initialises
-        // `main` while holding the registry lock, which `main`'s initialiser takes again.
-        _ = Resolver.main
         let container = Resolver()
         Resolver.root = container
         defer { Resolver.root = .main }
