@@ -19,6 +19,9 @@ enum Messages {
                 "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built a value type;"
                     + " only class instances can be held weakly")
             lines.append("  register it as .singleton or .transient, or make the type a class")
+        case .offMainActor:
+            lines.append("Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
+            lines.append("  resolve it from @MainActor code, or hop there first: await MainActor.run { … }")
         case .notConvertible(let type):
             lines.append("Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)")
         }

@@ -25,6 +25,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case notAClass(lifetime: String)
         /// The built instance is not of the requested type (an `.implements` or cast that does not hold).
         case notConvertible(from: Any.Type)
+        /// A main-actor-bound registration was resolved off the main actor.
+        case offMainActor
     }
 
     /// What went wrong.
