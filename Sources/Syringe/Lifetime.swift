@@ -5,7 +5,7 @@
 /// Resolver.register { ImageCache() }.lifetime(.weak)
 /// ```
 ///
-/// The default is ``transient``; change it per container with ``Resolver/defaultLifetime``.
+/// The default is ``transient``; change it per container with ``Resolver/defaultLifetime-property``.
 /// - SeeAlso: ``Scope`` for named sharing groups.
 public enum Lifetime: Sendable, Hashable, CustomStringConvertible {
     /// A new instance on every resolution.

@@ -1,4 +1,4 @@
-/// What ``Resolver/register(_:qualifiedBy:name:lifetime:file:line:factory:)-8tq0r`` returns: a
+/// What every `register` call of ``Resolver`` returns: a
 /// handle to configure the registration further, or to chain the next one.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// A group of registrations, installed together with ``Resolver/install(_:)``.
+/// A group of registrations, installed together with ``Resolver/install(_:)-type.method``.
 ///
 /// ```swift
 /// struct NetworkModule: ResolverModule {

@@ -28,7 +28,7 @@ extension Scope {
 /// How a ``Scope`` holds the instances it shares.
 public enum ScopeRetention: Sendable, Hashable {
     /// Instances live while something outside the container holds them (or a
-    /// ``ScopeHandle`` from ``Resolver/beginScope(_:)`` is open).
+    /// ``ScopeHandle`` from ``Resolver/beginScope(_:)-type.method`` is open).
     case weak
     /// Instances live until ``Resolver/dropCached(scopedTo:)`` or the container goes.
     case strong

@@ -1,5 +1,5 @@
 /// Keeps a scope's instances alive between screens, until ``end()`` or until the handle
-/// is released. Returned by ``Resolver/beginScope(_:)``.
+/// is released. Returned by ``Resolver/beginScope(_:)-type.method``.
 ///
 /// ```swift
 /// let flow = Resolver.beginScope(RegistrationFlow.self)

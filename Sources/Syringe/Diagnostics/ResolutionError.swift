@@ -17,7 +17,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case missing
         /// The registration (indirectly) needs itself; the keys of the loop, first repeated last.
         case cycle([String])
-        /// The resolution path grew beyond ``Resolver/maximumDepth`` frames.
+        /// The resolution path grew beyond 200 frames (a registration with arguments resolving itself without end).
         case tooDeep
         /// The factory threw an error of its own.
         case factoryFailed(any Error)
