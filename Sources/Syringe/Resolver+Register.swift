@@ -192,7 +192,7 @@ extension Resolver {
             } else if registry.optionalArgumentBindings[plainKey]?.key == binding.key {
                 registry.optionalArgumentBindings[plainKey] = nil
             }
-            return registry.bindings.updateValue(binding, forKey: binding.key)
+            return registry.bind(binding)
         }
         if let duplicate {
             fatalError(Messages.duplicate(binding.key, container: name, first: duplicate.site, second: binding.site))

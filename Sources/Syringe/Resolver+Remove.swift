@@ -89,7 +89,7 @@ extension Resolver {
         let removed: [AnyBinding] = registryLock.withWriteLock {
             let doomed = registry.bindings.values.filter(matches)
             for binding in doomed {
-                registry.bindings[binding.key] = nil
+                _ = registry.unbind(binding.key)
             }
             registry.optionalArgumentBindings = registry.optionalArgumentBindings.filter { !matches($0.value) }
             return doomed

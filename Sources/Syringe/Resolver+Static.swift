@@ -129,7 +129,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil
     ) -> T {
-        current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name))
     }
 
     /// Resolves a `T` from ``current`` and casts it to the type the caller expects.

@@ -117,14 +117,14 @@ extension Resolver {
     /// Resolver.root = MockResolver(parent: .main) { $0.register { MockNetworkService() } }
     /// ```
     public static var root: Resolver {
-        get { registryLock.withReadLock(ThreadState.current.stripe) { Globals.root } }
+        get { registryLock.withReadLock(ThreadState.current.stripe) { Globals.state.pointee.root.takeUnretainedValue() } }
         set {
-            // The old root is released after the lock, in case that runs deinitializers.
             let old = registryLock.withWriteLock {
-                defer { Globals.root = newValue }
-                return Globals.root
+                defer { Globals.state.pointee.root = .passRetained(newValue) }
+                return Globals.state.pointee.root
             }
-            _ = old
+            // Released after the lock, in case that runs deinitializers.
+            old.release()
         }
     }
 
@@ -139,8 +139,8 @@ extension Resolver {
     @inline(__always)
     static func boundOrRoot(_ state: ThreadState) -> Resolver {
         registryLock.lockRead(stripe: state.stripe)
-        let root = Globals.root
-        let hasBindings = Globals.bindingCount > 0
+        let root = Globals.state.pointee.root.takeUnretainedValue()
+        let hasBindings = Globals.state.pointee.bindingCount > 0
         registryLock.unlockRead(stripe: state.stripe)
         if hasBindings, let bound = Resolver.bound { return bound }
         return root
@@ -179,15 +179,25 @@ extension Resolver {
     }
 }
 
-/// State behind the static facade, guarded by ``registryLock``.
+/// State behind the static facade, guarded by ``registryLock``. Kept behind a pointer so
+/// that the hot path reads it without exclusivity checks.
 enum Globals {
-    nonisolated(unsafe) static var root: Resolver = .main
-    /// How many `withContainer` bindings are open; while none is, `current` skips the task-local read.
-    nonisolated(unsafe) static var bindingCount = 0
-    /// Whether `ResolverRegistering.registerAllServices()` still has to run.
-    nonisolated(unsafe) static var needsBootstrap = true
+    struct State {
+        /// ``Resolver/root``, retained.
+        var root: Unmanaged<Resolver>
+        /// How many `withContainer` bindings are open; while none is, `current` skips the task-local read.
+        var bindingCount: Int
+        /// Whether `ResolverRegistering.registerAllServices()` still has to run.
+        var needsBootstrap: Bool
+    }
+
+    nonisolated(unsafe) static let state: UnsafeMutablePointer<State> = {
+        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0, needsBootstrap: true))
+        return state
+    }()
 
     static func changeBindingCount(by delta: Int) {
-        registryLock.withWriteLock { bindingCount += delta }
+        registryLock.withWriteLock { state.pointee.bindingCount += delta }
     }
 }

@@ -9,17 +9,31 @@ class AnyBinding {
     let site: SourceLocation
     /// When it was registered, so that `resolveAll()` keeps registration order.
     var order = 0
+    /// Where the strongly cached instance is (a `T` for a `Provider<T>`), when the
+    /// registration itself holds one; read by the non-generic fast path.
+    @exclusivity(unchecked) var cachedSlot: UnsafeRawPointer?
+    /// Whether the next instance built must be checked for ``Singleton`` conformance (the
+    /// first one, for registrations whose type alone does not tell).
+    var checksInstanceForSingleton = false
     /// The keys this registration's factory was seen resolving, in the order it resolved
     /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
     var observedDependencies: [Key] = []
 
-    init(key: Key, site: SourceLocation) {
+    init(key: Key, site: SourceLocation, origin: AnyBinding? = nil) {
         self.key = key
         self.site = site
+        originReference = origin ?? self
     }
 
     /// The registration that builds the instance.
     var provider: any ErasedProvider { fatalError("abstract") }
+
+    /// The binding of the registration that builds the instances: itself for a provider,
+    /// the target for a key written by `.implements`. Kept alive by the binding.
+    var origin: AnyBinding { originReference.unsafelyUnwrapped }
+    private unowned(unsafe) var originReference: AnyBinding?
+    /// How the registration keeps instances (meaningful on ``origin``). Lock held.
+    var storage: Storage = .transient
 
     /// Resolves this binding from `container` without knowing its type (for `verify()`).
     func resolveErased(in container: Resolver) throws(ResolutionError) -> Any { fatalError("abstract") }
@@ -56,13 +70,15 @@ enum CacheOwner {
 /// Everything one resolution step needs besides the binding.
 struct Request {
     let key: Key
-    /// The container the top-level resolution started from; factories receive it.
-    let container: Resolver
+    /// The container resolving; factories receive it. The caller keeps it alive.
+    unowned(unsafe) let container: Resolver
     let cache: CacheOwner
-    let state: ThreadState
+    unowned(unsafe) let state: ThreadState
     let arguments: ArgumentValues
     /// Where a property wrapper asked for it, when one did.
     let site: SourceLocation?
+    /// Whether a built instance should be checked for ``Singleton`` conformance.
+    let checksSingleton: Bool
 }
 
 /// Runtime arguments as passed to a resolution: a pointer to a tuple of the key's
@@ -75,7 +91,6 @@ struct ArgumentValues: @unchecked Sendable {
 
 /// The type-erased face of a registration, for bookkeeping (clear, drop, verify, graph).
 protocol ErasedProvider: AnyBinding {
-    var storage: Storage { get }
     /// Keys the registration is known to depend on without running it (from `autoregister`).
     var declaredDependencies: [Key]? { get }
     /// The registry the registration belongs to.

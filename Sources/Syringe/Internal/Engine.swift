@@ -5,14 +5,14 @@ extension Resolver {
     static let maximumDepth = 200
 
     /// Finds the binding for `key` along the parent chain and where its instances are
-    /// cached. Called with the read lock held.
+    /// cached. Called with the read lock held; the binding is valid while it is held.
     @inline(__always)
     func findLocked(_ key: Key) -> (binding: AnyBinding, cache: CacheOwner)? {
         var container = self
         var isolating: Resolver?
         while true {
-            if let binding = container.registry.bindings[key] {
-                return (binding, isolating.map(CacheOwner.container) ?? .registration)
+            if let binding = container.registry.table.pointee.find(key) {
+                return (binding.takeUnretainedValue(), isolating.map(CacheOwner.container) ?? .registration)
             }
             if container.isolatesCache && isolating == nil { isolating = container }
             guard let parent = container.parent else { return nil }
@@ -20,36 +20,107 @@ extension Resolver {
         }
     }
 
-    /// Resolves `key`, or returns nil when nothing is registered for it.
+    /// Where the strongly cached instance for `key` lives, when the lookup lands on one that
+    /// needs no bookkeeping (no isolating container in between, no new dependency edge).
+    /// Read lock held. This is the whole of a cached singleton's resolution.
     @inline(__always)
+    func cachedSlotLocked(_ key: Key, state: ThreadState) -> UnsafeRawPointer? {
+        unowned(unsafe) var container = self
+        while true {
+            if let binding = container.registry.table.pointee.find(key) {
+                guard let slot = binding._withUnsafeGuaranteedRef({ $0.cachedSlot }) else { return nil }
+                if state.depth != 0 && !isKnownEdgeLocked(to: key, state: state) { return nil }
+                return slot
+            }
+            if container.isolatesCache { return nil }
+            guard let parent = container.parent else { return nil }
+            container = parent
+        }
+    }
+
+    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
+    @inline(__always)
+    func resolveOrThrow<T>(
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil
+    ) throws(ResolutionError) -> T {
+        unowned(unsafe) let state = ThreadState.current
+        registryLock.lockRead(stripe: state.stripe)
+        if !Globals.state.pointee.needsBootstrap, let slot = cachedSlotLocked(key, state: state) {
+            let value = slot.assumingMemoryBound(to: T.self).pointee
+            registryLock.unlockRead(stripe: state.stripe)
+            return value
+        }
+        registryLock.unlockRead(stripe: state.stripe)
+        return try resolveSlowly(key, arguments: arguments, site: site, state: state)
+    }
+
+    /// Resolves `key`, or returns nil when nothing is registered for it (other failures throw).
     func resolveValue<T>(
         _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil
     ) throws(ResolutionError) -> T? {
-        let state = ThreadState.current
+        guard canResolve(key, as: T.self) else { return nil }
+        return try resolveOrThrow(key, arguments: arguments, site: site) as T
+    }
+
+    /// Whether something serves `key`: a registration, a registration whose only argument is
+    /// Optional, or (for an Optional type) the wrapped type's absence.
+    func canResolve<T>(_ key: Key, as type: T.Type) -> Bool {
+        if T.self is any OptionalResolvable.Type { return true }
+        return registryLock.withReadLock(ThreadState.current.stripe) {
+            findLocked(key) != nil || (key.arguments == nil && optionalArgumentBindingLocked(key) != nil)
+        }
+    }
+
+    /// The general resolution: everything but a cached instance found with no bookkeeping.
+    /// Kept out of line so that the fast paths pay nothing for what it needs.
+    @inline(never)
+    func resolveSlowly<T>(
+        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
+    ) throws(ResolutionError) -> T {
         registryLock.lockRead(stripe: state.stripe)
-        if _slowPath(Globals.needsBootstrap) {
+        if _slowPath(Globals.state.pointee.needsBootstrap) {
             registryLock.unlockRead(stripe: state.stripe)
             bootstrapIfNeeded(state)
             registryLock.lockRead(stripe: state.stripe)
         }
         guard let found = findLocked(key) else {
             registryLock.unlockRead(stripe: state.stripe)
-            if !state.frames.isEmpty { recordEdge(to: key, state: state) }
-            return try resolveMissing(key, state: state, site: site)
+            return try resolveMissing(key, arguments: arguments, state: state, site: site)
         }
         let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
-        let lookup = binding.lookupLocked(in: found.cache)
-        let isNewEdge = !state.frames.isEmpty && !isKnownEdgeLocked(to: key, state: state)
+        let origin = binding.origin
+        let storage = origin.storage
+        if storage.isCached {
+            // Unlocks.
+            return try resolveCachedLocked(
+                binding, key: key, cache: found.cache, storage: storage, state: state, arguments: arguments, site: site)
+        }
+        let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
+        let checksSingleton = origin.checksInstanceForSingleton
         registryLock.unlockRead(stripe: state.stripe)
         if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
-        switch lookup {
-        case .cached(let value):
-            return value
-        case .build(let storage):
-            return try build(
-                binding, key: key, cache: found.cache, storage: storage, state: state,
-                arguments: arguments, site: site)
-        }
+        return try build(
+            binding, key: key, cache: found.cache, storage: storage, state: state,
+            arguments: arguments, site: site, checksSingleton: checksSingleton)
+    }
+
+    /// The rest of ``resolveSlowly(_:arguments:site:state:)`` for lifetimes with a cache
+    /// (weak, scoped, isolated copies, `.implements` keys). Called with the read lock held;
+    /// releases it.
+    @inline(never)
+    private func resolveCachedLocked<T>(
+        _ binding: Binding<T>, key: Key, cache: CacheOwner, storage: Storage, state: ThreadState,
+        arguments: ArgumentValues, site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        let lookup = binding.lookupLocked(in: cache)
+        let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
+        let checksSingleton = binding.origin.checksInstanceForSingleton
+        registryLock.unlockRead(stripe: state.stripe)
+        if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
+        if case .cached(let value) = lookup { return value }
+        return try build(
+            binding, key: key, cache: cache, storage: storage, state: state,
+            arguments: arguments, site: site, checksSingleton: checksSingleton)
     }
 
     /// Resolves one known binding of this container's chain (for `verify()` and `resolveAll()`).
@@ -57,17 +128,16 @@ extension Resolver {
         _ binding: Binding<T>, key: Key, arguments: ArgumentValues, site: SourceLocation?
     ) throws(ResolutionError) -> T {
         let state = ThreadState.current
-        let (lookup, cache) = registryLock.withReadLock(state.stripe) {
+        let (lookup, storage, cache, checksSingleton) = registryLock.withReadLock(state.stripe) {
             let cache = cacheOwnerLocked(for: binding.provider.registry)
-            return (binding.lookupLocked(in: cache), cache)
+            return (
+                binding.lookupLocked(in: cache), binding.origin.storage, cache, binding.origin.checksInstanceForSingleton
+            )
         }
-        switch lookup {
-        case .cached(let value):
-            return value
-        case .build(let storage):
-            return try build(
-                binding, key: key, cache: cache, storage: storage, state: state, arguments: arguments, site: site)
-        }
+        if case .cached(let value) = lookup { return value }
+        return try build(
+            binding, key: key, cache: cache, storage: storage, state: state, arguments: arguments, site: site,
+            checksSingleton: checksSingleton)
     }
 
     /// Where instances of a registration in `registry` are cached when resolved from here.
@@ -85,26 +155,29 @@ extension Resolver {
     /// the resolution path.
     func build<T>(
         _ binding: Binding<T>, key: Key, cache: CacheOwner, storage: Storage, state: ThreadState,
-        arguments: ArgumentValues, site: SourceLocation?
+        arguments: ArgumentValues, site: SourceLocation?, checksSingleton: Bool
     ) throws(ResolutionError) -> T {
-        let provider: AnyBinding = binding.provider
+        unowned(unsafe) let provider = binding.origin
         if key.arguments == nil, state.frames.contains(where: { $0.provider === provider }) {
             throw ResolutionError(.cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
         }
         if state.frames.count >= Self.maximumDepth {
             throw ResolutionError(.tooDeep, key: key, path: state.path, container: self, site: site)
         }
-        let isTopLevel = state.frames.isEmpty
-        let outerContainer = state.container
-        state.container = self
+        let isTopLevel = state.depth == 0
+        let outerContainer = state.containerReference
+        state.containerReference = Unmanaged.passUnretained(self)
         state.frames.append(Frame(key: key, provider: provider, site: site))
+        state.depth += 1
         defer {
+            state.depth -= 1
             state.frames.removeLast()
-            state.container = outerContainer
+            state.containerReference = outerContainer
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
         let request = Request(
-            key: key, container: self, cache: cache, state: state, arguments: arguments, site: site)
+            key: key, container: self, cache: cache, state: state, arguments: arguments, site: site,
+            checksSingleton: checksSingleton)
         return try binding.produce(request, storage: storage)
     }
 
@@ -115,7 +188,7 @@ extension Resolver {
     /// position is checked first and the common case costs one comparison.
     @inline(__always)
     private func isKnownEdgeLocked(to key: Key, state: ThreadState) -> Bool {
-        let index = state.frames.count - 1
+        let index = state.depth - 1
         let observed = state.frames[index].provider.observedDependencies
         let position = state.frames[index].resolvedDependencies
         state.frames[index].resolvedDependencies = position + 1
@@ -133,42 +206,76 @@ extension Resolver {
         }
     }
 
-    /// What a miss resolves to: an Optional request's wrapped type, or a registration whose
-    /// only argument is Optional. Nil when there is nothing.
+    /// What a miss resolves to: a registration whose only argument is Optional, or an
+    /// Optional request's wrapped type; else the missing-registration error.
     @inline(never)
     private func resolveMissing<T>(
-        _ key: Key, state: ThreadState, site: SourceLocation?
-    ) throws(ResolutionError) -> T? {
-        if key.arguments == nil {
-            let fallback = registryLock.withReadLock(state.stripe) { () -> (AnyBinding, CacheOwner)? in
-                var container: Resolver? = self
-                while let current = container {
-                    if let binding = current.registry.optionalArgumentBindings[key] {
-                        return (binding, cacheOwnerLocked(for: current.registry))
-                    }
-                    container = current.parent
-                }
-                return nil
-            }
-            if let (binding, _) = fallback {
-                let typed = unsafeDowncast(binding, to: Binding<T>.self)
-                return try resolveBinding(typed, key: binding.key, arguments: .none, site: site)
-            }
+        _ key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        if state.depth != 0 { recordEdge(to: key, state: state) }
+        if key.arguments == nil,
+            let binding = registryLock.withReadLock(state.stripe, { optionalArgumentBindingLocked(key) })
+        {
+            let typed = unsafeDowncast(binding, to: Binding<T>.self)
+            return try resolveBinding(typed, key: binding.key, arguments: .none, site: site)
         }
         if let optional = T.self as? any OptionalResolvable.Type {
-            let wrapped = try optional.resolveWrapped(key, in: self, site: site)
-            return .some(wrapped as! T)
+            return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as! T
+        }
+        throw missingError(for: key, site: site, as: T.self)
+    }
+
+    /// The registration of `key`'s type whose only argument is Optional. Read lock held.
+    func optionalArgumentBindingLocked(_ key: Key) -> AnyBinding? {
+        var container: Resolver? = self
+        while let current = container {
+            if let binding = current.registry.optionalArgumentBindings[key] { return binding }
+            container = current.parent
         }
         return nil
     }
 
-    /// Resolves `key` or throws the missing-registration error.
+    /// Resolves `key` from ``current``, or stops the program with the resolution error.
+    ///
+    /// The common case (a strongly cached instance, no bound container) takes one lock
+    /// acquisition and no reference counting beyond the returned value's.
     @inline(__always)
-    func resolveOrThrow<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil
-    ) throws(ResolutionError) -> T {
-        if let value: T = try resolveValue(key, arguments: arguments, site: site) { return value }
-        throw missingError(for: key, site: site, as: T.self)
+    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation? = nil) -> T {
+        unowned(unsafe) let state = ThreadState.current
+        registryLock.lockRead(stripe: state.stripe)
+        let globals = Globals.state
+        let container: Unmanaged<Resolver>?
+        if let inner = state.containerReference {
+            container = inner
+        } else if globals.pointee.bindingCount == 0 {
+            container = globals.pointee.root
+        } else {
+            container = nil  // a task-local binding may apply: read it off the fast path
+        }
+        if let container, !globals.pointee.needsBootstrap,
+            let slot = container._withUnsafeGuaranteedRef({ $0.cachedSlotLocked(key, state: state) })
+        {
+            let value = slot.assumingMemoryBound(to: T.self).pointee
+            registryLock.unlockRead(stripe: state.stripe)
+            return value
+        }
+        // Retained under the lock: once it is released, `root` could be replaced and freed.
+        let retained = container?.retain()
+        registryLock.unlockRead(stripe: state.stripe)
+        return resolveFromCurrentSlowly(key, site: site, container: retained, state: state)
+    }
+
+    /// Kept out of line so that the fast path above pays nothing for what this needs.
+    @inline(never)
+    static func resolveFromCurrentSlowly<T>(
+        _ key: Key, site: SourceLocation?, container retained: Unmanaged<Resolver>?, state: ThreadState
+    ) -> T {
+        let resolver = retained?.takeRetainedValue() ?? current
+        do {
+            return try resolver.resolveSlowly(key, arguments: .none, site: site, state: state)
+        } catch {
+            trap(error)
+        }
     }
 
     /// Resolves `key` or stops the program with the resolution error.
@@ -187,19 +294,19 @@ extension Resolver {
     func bootstrapIfNeeded(_ state: ThreadState) {
         guard !state.isBootstrapping, reachesMain else { return }
         Self.bootstrapLock.withLock {
-            let pending = registryLock.withReadLock(state.stripe) { Globals.needsBootstrap }
+            let pending = registryLock.withReadLock(state.stripe) { Globals.state.pointee.needsBootstrap }
             guard pending else { return }
             if let registering = (Resolver.self as Any.Type) as? any ResolverRegistering.Type {
-                let outerContainer = state.container
+                let outerContainer = state.containerReference
                 state.isBootstrapping = true
-                state.container = nil
+                state.containerReference = nil
                 defer {
                     state.isBootstrapping = false
-                    state.container = outerContainer
+                    state.containerReference = outerContainer
                 }
                 Resolver.withContainer(.main) { registering.registerAllServices() }
             }
-            registryLock.withWriteLock { Globals.needsBootstrap = false }
+            registryLock.withWriteLock { Globals.state.pointee.needsBootstrap = false }
         }
     }
 
@@ -223,14 +330,16 @@ func trap(_ error: ResolutionError) -> Never {
 /// Lets a request for `Optional<Wrapped>` resolve `Wrapped` when the Optional itself is
 /// not registered.
 protocol OptionalResolvable {
-    static func resolveWrapped(_ key: Key, in resolver: Resolver, site: SourceLocation?) throws(ResolutionError) -> Any
+    static func resolveWrapped(
+        _ key: Key, arguments: ArgumentValues, in resolver: Resolver, site: SourceLocation?
+    ) throws(ResolutionError) -> Any
 }
 
 extension Optional: OptionalResolvable {
     static func resolveWrapped(
-        _ key: Key, in resolver: Resolver, site: SourceLocation?
+        _ key: Key, arguments: ArgumentValues, in resolver: Resolver, site: SourceLocation?
     ) throws(ResolutionError) -> Any {
-        let value: Wrapped? = try resolver.resolveValue(key.with(type: Wrapped.self), site: site)
+        let value: Wrapped? = try resolver.resolveValue(key.with(type: Wrapped.self), arguments: arguments, site: site)
         return value as Any
     }
 }

@@ -9,19 +9,42 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     }
 
     let make: Make
-    var storage: Storage
+    /// The factory of a registration without arguments, kept apart for the build path.
+    private let factory: ((Resolver) throws -> T)?
     var declaredDependencies: [Key]?
     unowned let registry: Registry
-    /// The instance of a singleton, strong scope or `registerSingleton`.
-    var instance: T?
+    /// Storage for the strongly cached instance: initialized exactly while `cachedSlot` is set.
+    private let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
+
+    /// The instance of a singleton, strong scope or `registerSingleton`. Lock held.
+    var instance: T? {
+        get { cachedSlot == nil ? nil : slot.pointee }
+        set {
+            if cachedSlot != nil {
+                slot.deinitialize(count: 1)
+                cachedSlot = nil
+            }
+            if let newValue {
+                slot.initialize(to: newValue)
+                cachedSlot = UnsafeRawPointer(slot)
+            }
+        }
+    }
     /// The instance of a `.weak` lifetime or weak scope.
     weak var weakInstance: AnyObject?
 
     init(key: Key, make: Make, storage: Storage, site: SourceLocation, registry: Registry) {
         self.make = make
-        self.storage = storage
+        if case .plain(let factory) = make { self.factory = factory } else { self.factory = nil }
         self.registry = registry
         super.init(key: key, site: site)
+        self.storage = storage
+        checksInstanceForSingleton = !(T.self is any Singleton.Type)
+    }
+
+    deinit {
+        if cachedSlot != nil { slot.deinitialize(count: 1) }
+        slot.deallocate()
     }
 
     override var provider: any ErasedProvider { self }
@@ -68,12 +91,9 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// Runs the factory.
     func build(_ request: Request) throws(ResolutionError) -> T {
         do {
-            switch make {
-            case .plain(let factory):
-                return try factory(request.container)
-            case .arguments(let factory):
-                return try factory.make(request.container, request.arguments)
-            }
+            if let factory { return try factory(request.container) }
+            guard case .arguments(let factory) = make else { preconditionFailure("a factory of either kind") }
+            return try factory.make(request.container, request.arguments)
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -83,13 +103,16 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         }
     }
 
-    /// Builds a transient instance; an instance of a ``Singleton`` type turns the
-    /// registration into a singleton from then on.
+    /// Builds a transient instance. The first one is checked for ``Singleton`` conformance
+    /// (a protocol registration may build a `Singleton` type): if it conforms, the
+    /// registration becomes a singleton from then on.
     private func buildAndAdopt(_ request: Request) throws(ResolutionError) -> T {
         let value = try build(request)
-        if value is any Singleton {
+        if _slowPath(request.checksSingleton) {
+            let isSingleton = value is any Singleton
             registryLock.withWriteLock {
-                if storage == .transient || storage == .graph {
+                checksInstanceForSingleton = false
+                if isSingleton && storage == .transient {
                     storage = .singleton
                     store(value, in: request.cache)
                 }
@@ -169,7 +192,7 @@ final class Alias<P, T>: Binding<P> {
 
     init(key: Key, target: Provider<T>, site: SourceLocation) {
         self.target = target
-        super.init(key: key, site: site)
+        super.init(key: key, site: site, origin: target)
     }
 
     override var provider: any ErasedProvider { target }

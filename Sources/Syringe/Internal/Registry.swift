@@ -2,7 +2,10 @@
 /// Every field is guarded by ``registryLock``.
 final class Registry {
     let id: String
-    var bindings: [Key: AnyBinding] = [:]
+    /// Every binding, for iteration (clearing, verification, near matches).
+    private(set) var bindings: [Key: AnyBinding] = [:]
+    /// The same bindings, for lookups on the resolution path.
+    let table: UnsafeMutablePointer<LookupTable>
     /// For registrations whose only argument is Optional: the same key without arguments.
     var optionalArgumentBindings: [Key: AnyBinding] = [:]
     var defaultLifetime: Lifetime = .transient
@@ -12,7 +15,29 @@ final class Registry {
     /// Registration order across all registries, so that `resolveAll()` returns instances in it.
     nonisolated(unsafe) private static var sequence = 0
 
-    init(id: String) { self.id = id }
+    init(id: String) {
+        self.id = id
+        table = .allocate(capacity: 1)
+        table.initialize(to: LookupTable())
+    }
+
+    deinit {
+        table.pointee.destroy()
+        table.deinitialize(count: 1)
+        table.deallocate()
+    }
+
+    /// Binds `binding.key`, returning what it replaces. Write lock held.
+    func bind(_ binding: AnyBinding) -> AnyBinding? {
+        table.pointee.insert(binding, for: binding.key)
+        return bindings.updateValue(binding, forKey: binding.key)
+    }
+
+    /// Unbinds `key`, returning what it was bound to. Write lock held.
+    func unbind(_ key: Key) -> AnyBinding? {
+        table.pointee.remove(key)
+        return bindings.removeValue(forKey: key)
+    }
 
     func nextSequence() -> Int {
         Self.sequence += 1

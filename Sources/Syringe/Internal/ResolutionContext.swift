@@ -28,9 +28,15 @@ struct Frame {
 final class ThreadState {
     let stripe: Int
     /// The resolution path, outermost first.
-    var frames: [Frame] = []
-    /// The container that started the current top-level resolution.
-    var container: Resolver?
+    @exclusivity(unchecked) var frames: [Frame] = []
+    /// `frames.count`, kept apart for the hot path.
+    @exclusivity(unchecked) var depth = 0
+    /// The container of the innermost resolution in progress; nil outside resolutions.
+    /// Unretained: the resolution in progress keeps it alive.
+    @exclusivity(unchecked) var containerReference: Unmanaged<Resolver>?
+
+    /// The container of the innermost resolution in progress; nil outside resolutions.
+    var container: Resolver? { containerReference?.takeUnretainedValue() }
     /// `.graph` instances of the current top-level resolution.
     var graph: [ObjectIdentifier: Any] = [:]
     /// Whether this thread is running `registerAllServices()`.
@@ -80,5 +86,5 @@ final class ThreadState {
     /// The keys of the frames, outermost first, for messages.
     var path: [Key] { frames.map(\.key) }
 
-    var isResolving: Bool { !frames.isEmpty }
+    var isResolving: Bool { depth != 0 }
 }

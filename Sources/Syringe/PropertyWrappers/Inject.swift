@@ -68,5 +68,9 @@ public struct Inject<T> {
 extension Inject: Sendable where T: Sendable {}
 
 extension InjectionRequest {
-    func resolveNow<T>() -> T { resolve(in: resolver()) }
+    /// Resolves from the explicit container, or from the current one.
+    func resolveNow<T>() -> T {
+        if let container { return container.resolveOrTrap(key, site: site) }
+        return Resolver.resolveFromCurrent(key, site: site)
+    }
 }
