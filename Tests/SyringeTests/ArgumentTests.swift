@@ -150,10 +150,15 @@ private enum ArgStaging: Qualifier {}
         #expect(d.timestamp == 5)
     }
 
-    @Test func optionalWithArguments() {
-        let r = Resolver()
-        #expect((r.optional(arguments: "x") as ArgClassD?) == nil)
-        r.register(arguments: String.self) { ArgClassD(environment: $0) }
-        #expect((r.optional(arguments: "x") as ArgClassD?)?.environment == "x")
+    @Test func optionalTypeWithArguments() async {
+        // Run in its own process: a failure here has been a crash, which would end the whole run.
+        await #expect(processExitsWith: .success) {
+            let r = Resolver()
+            r.register(arguments: String.self) { ArgClassD(environment: $0) }
+            let present: ArgClassD? = r.resolve(arguments: "x")
+            precondition(present?.environment == "x", "expected ArgClassD(environment: \"x\")")
+            let missing: ArgClassE? = r.resolve(arguments: "x")
+            precondition(missing == nil, "expected nil for an unregistered type")
+        }
     }
 }

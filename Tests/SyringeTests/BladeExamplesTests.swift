@@ -94,7 +94,7 @@ import Testing
     @Test func quickStart() {
         let r = Resolver()
         let built = FxCounter()
-        Resolver.withContainer(r) {
+        _ = Resolver.withContainer(r) {
             Resolver.register { () -> MyInjectedType in
                 built.increment()
                 return MyInjectedType()
@@ -111,14 +111,14 @@ import Testing
 
     @Test func initializerInjection() {
         let r = Resolver()
-        Resolver.withContainer(r) { Resolver.register { MyInjectedType(source: "registered") } }
+        _ = Resolver.withContainer(r) { Resolver.register { MyInjectedType(source: "registered") } }
         let model = Resolver.withContainer(r) { MyViewModel() }
         #expect(model.injected.source == "registered")
     }
 
     @Test func registrationFlowSharesOneUser() {
         let r = Resolver()
-        Resolver.withContainer(r) { Resolver.register(scopedTo: RegistrationFlow.self) { User() } }
+        _ = Resolver.withContainer(r) { Resolver.register(scopedTo: RegistrationFlow.self) { User() } }
         let firstFlowUser: Int = Resolver.withContainer(r) {
             let username = UsernameRegistrationController()
             let password = PasswordRegistrationController()  // created before `username` is destroyed
@@ -134,7 +134,7 @@ import Testing
 
     @Test func aUserHeldElsewhereKeepsBeingReturned() {
         let r = Resolver()
-        Resolver.withContainer(r) { Resolver.register(scopedTo: RegistrationFlow.self) { User() } }
+        _ = Resolver.withContainer(r) { Resolver.register(scopedTo: RegistrationFlow.self) { User() } }
         let keptElsewhere: User = Resolver.withContainer(r) { UsernameRegistrationController().user }
         let later = Resolver.withContainer(r) { PasswordRegistrationController() }
         #expect(later.user === keptElsewhere)

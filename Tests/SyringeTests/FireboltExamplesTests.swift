@@ -187,9 +187,9 @@ import Testing
 
     @Test func sharedUnregisteredArgument() {
         let resolver = Resolver()
-        resolver
-            .register(arguments: ClassA.self) { ClassB(classA: $0) }
-            .register(arguments: ClassA.self) { ClassC(classA: $0, classB: Resolver.resolve(arguments: $0)) }
+        // Firebolt chains these two; Registration's chained `register` has no `arguments:` form.
+        resolver.register(arguments: ClassA.self) { ClassB(classA: $0) }
+        resolver.register(arguments: ClassA.self) { ClassC(classA: $0, classB: Resolver.resolve(arguments: $0)) }
         let classA = ClassA()
         let classC: ClassC = Resolver.withContainer(resolver) { Resolver.resolve(arguments: classA) }
         #expect(classC.classA === classA)
@@ -245,9 +245,12 @@ import Testing
         let someClassB: some OpaqueProtocol = resolver.resolve(OpaqueClassB.self)
         let classA: OpaqueClassA = resolver.resolve()
         let classB: OpaqueClassB = resolver.resolve()
-        #expect((someClassA as AnyObject) === classA)  // the README's `someClassA == classA`
+        // Computed outside #expect: `#expect(x as AnyObject === y)` crashes the Swift 6.3.1 compiler.
+        let sameInstance = (someClassA as AnyObject) === classA  // the README's `someClassA == classA`
+        let someBValue = String(describing: someClassB.getValue())
+        #expect(sameInstance)
         #expect(classB.getValue() == 1)
-        #expect(String(describing: someClassB.getValue()) == "1")
+        #expect(someBValue == "1")
     }
 
     // MARK: Mock resolver

@@ -159,6 +159,7 @@ private final class OptionalSelectors {
     @Test func injectSharesAScopedInstanceBetweenObjects() {
         let r = Resolver()
         registerSelectors(in: r)
+        PWContainers.inject.register { PWService("container") }
         let (a, b) = Resolver.withContainer(r) { (InjectSelectors(), InjectSelectors()) }
         #expect(a.scoped === b.scoped)
         #expect(a.scopedQualified === b.scopedQualified)

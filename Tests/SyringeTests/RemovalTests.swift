@@ -275,17 +275,4 @@ private func has<T, Q: Qualifier>(_ r: Resolver, _ type: T.Type, _ q: Q.Type) ->
         #expect((r.resolve(scopedTo: RmSession.self) as RmA) !== a1)
         #expect((r.resolve() as RmB) === b1)
     }
-
-    @Test func staticRemovalActsOnTheCurrentContainer() {
-        let r = Resolver()
-        r.register { RmA() }
-        r.register(lifetime: .singleton) { RmB() }
-        let b1: RmB = r.resolve()
-        Resolver.withContainer(r) {
-            Resolver.clearRegistration(for: RmA.self)
-            Resolver.dropCached([RmB.self])
-        }
-        #expect(!has(r, RmA.self))
-        #expect((r.resolve() as RmB) !== b1)
-    }
 }
