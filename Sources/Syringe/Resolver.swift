@@ -28,6 +28,8 @@ open class Resolver: @unchecked Sendable {
     let isolatesCache: Bool
     /// Instances kept by an isolating container, by registration. Guarded by ``registryLock``.
     var isolatedCache: [ObjectIdentifier: IsolatedSlot] = [:]
+    /// Open ``ScopeHandle``s begun on this container, by scope. Guarded by ``registryLock``.
+    var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// A readable name for messages: the id, or how the container came to be.
     public let name: String
 

@@ -43,23 +43,19 @@ extension Resolver {
         let handle = ScopeHandle(scope: scope)
         let id = ObjectIdentifier(scope)
         registryLock.withWriteLock {
-            var container: Resolver? = self
-            while let current = container {
-                let registry = current.registry
-                var handles = registry.scopeHandles[id, default: []].filter { $0.handle != nil }
-                handles.append(WeakScopeHandle(handle: handle))
-                registry.scopeHandles[id] = handles
-                for binding in registry.bindings.values where binding.provider.storage == .scoped(id, strong: false) {
+            var handles = scopeHandles[id, default: []].filter { $0.handle != nil }
+            handles.append(WeakScopeHandle(handle: handle))
+            scopeHandles[id] = handles
+            // Instances of the scope that a resolution from here would get right now.
+            for binding in allBindingsLocked() where binding.origin === binding && binding.storage == .scoped(id, strong: false) {
+                switch cacheOwnerLocked(for: binding.provider.registry) {
+                case .registration:
                     if let live = binding.provider.cachedInstanceLocked() { handle.held.append(live as AnyObject) }
-                }
-                if current.isolatesCache {
-                    for binding in current.allBindingsLocked() where binding.provider.storage == .scoped(id, strong: false) {
-                        if let live = current.isolatedCache[ObjectIdentifier(binding.provider)]?.value {
-                            handle.held.append(live as AnyObject)
-                        }
+                case .container(let container):
+                    if let live = container.isolatedCache[ObjectIdentifier(binding)]?.value {
+                        handle.held.append(live as AnyObject)
                     }
                 }
-                container = current.parent
             }
         }
         return handle
@@ -74,12 +70,12 @@ extension Resolver {
         current.beginScope(scope)
     }
 
-    /// Hands a new scoped instance to the open handles of its scope along the chain.
-    /// Write lock held.
+    /// Hands a new scoped instance, built for a resolution from this container, to the open
+    /// handles of its scope on this container and its ancestors. Write lock held.
     func retainInOpenScopesLocked(_ instance: AnyObject, scope: ObjectIdentifier) {
         var container: Resolver? = self
         while let current = container {
-            if let handles = current.registry.scopeHandles[scope] {
+            if let handles = current.scopeHandles[scope] {
                 for entry in handles {
                     if let handle = entry.handle, handle.isOpen { handle.held.append(instance) }
                 }

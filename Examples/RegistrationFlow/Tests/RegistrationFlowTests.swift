@@ -3,12 +3,9 @@ import Syringe
 import SyringeTesting
 import Testing
 
-// Each claim the program narrates. Every test registers the flow in its own container.
-//
-// Serialized because a `ScopeHandle` opened in one container currently also keeps the scoped
-// instances that sibling containers build (beginScope registers the handle with every ancestor,
-// `main` included), so a parallel beginScope test could keep another test's User alive.
-@Suite(.serialized) struct RegistrationFlowTests {
+// Each claim the program narrates. Every test registers the flow in its own container, so the
+// tests run in parallel: a scope handle only keeps what resolutions from its own container build.
+@Suite struct RegistrationFlowTests {
     @Test(.isolatedResolver) func screensShareOneUserWhileTheFlowLives() {
         registerServices()
         let usernameScreen = UsernameRegistrationController()

@@ -10,8 +10,6 @@ final class Registry {
     var optionalArgumentBindings: [Key: AnyBinding] = [:]
     var defaultLifetime: Lifetime = .transient
     var allowsOverrides = true
-    /// Open ``ScopeHandle``s by scope.
-    var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// Registration order across all registries, so that `resolveAll()` returns instances in it.
     nonisolated(unsafe) private static var sequence = 0
 
