@@ -149,3 +149,65 @@ extension Resolver {
 private func sameType(_ component: Any.Type?, _ type: Any.Type) -> Bool {
     component.map { ObjectIdentifier($0) == ObjectIdentifier(type) } ?? false
 }
+
+// MARK: - The same, on `Resolver.current`
+
+extension Resolver {
+    /// Removes the registration of `type` under `qualifier` (and `name`) from ``current``.
+    ///
+    /// ```swift
+    /// Resolver.clearRegistration(for: ClassA.self)
+    /// ```
+    public static func clearRegistration<T>(
+        for type: T.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil, name: String? = nil
+    ) {
+        current.clearRegistration(for: type, qualifiedBy: qualifier, name: name)
+    }
+
+    /// Removes the scoped registration of `type` from ``current``.
+    public static func clearRegistration<T>(
+        for type: T.Type, scopedTo scope: any Scope.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil
+    ) {
+        current.clearRegistration(for: type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+    }
+
+    /// Removes every registration of ``current``.
+    public static func clearAllRegistrations() { current.clearAllRegistrations() }
+
+    /// Removes every registration of `type` from ``current``.
+    public static func clearAllRegistrations<T>(for type: T.Type) { current.clearAllRegistrations(for: type) }
+
+    /// Removes every registration in `scope` from ``current``.
+    public static func clearAllRegistrations(scopedTo scope: any Scope.Type) {
+        current.clearAllRegistrations(scopedTo: scope)
+    }
+
+    /// Removes every registration under `qualifier` from ``current``.
+    public static func clearAllRegistrations(qualifiedBy qualifier: any Qualifier.Type) {
+        current.clearAllRegistrations(qualifiedBy: qualifier)
+    }
+
+    /// Removes every registration in `scope` under `qualifier` from ``current``.
+    public static func clearAllRegistrations(scopedTo scope: any Scope.Type, qualifiedBy qualifier: any Qualifier.Type) {
+        current.clearAllRegistrations(scopedTo: scope, qualifiedBy: qualifier)
+    }
+
+    /// Removes every registration of ``current`` except those of the given types.
+    public static func clearAllRegistrations(except types: [Any.Type]) {
+        current.clearAllRegistrations(except: types)
+    }
+
+    /// Forgets the cached instances of the given types in ``current``.
+    ///
+    /// ```swift
+    /// Resolver.dropCached([ClassA.self])
+    /// ```
+    public static func dropCached(_ types: [Any.Type]) { current.dropCached(types) }
+
+    /// Forgets every cached instance of ``current`` except those of the given types.
+    public static func dropAllCached(except types: [Any.Type] = []) { current.dropAllCached(except: types) }
+
+    /// Forgets the instances of `scope` in ``current``.
+    public static func dropCached(scopedTo scope: any Scope.Type) { current.dropCached(scopedTo: scope) }
+}
