@@ -1,0 +1,709 @@
+import Foundation
+import Syringe
+import Testing
+
+// Locks the full text of every message Syringe prints (SPEC.md §3, STYLE.md §5): thrown errors
+// through `tryResolve` and `error.description`, stops through exit tests and standard error.
+// Each test names its container with an id of its own, since the container appears in the text.
+// Fixture types are internal so that their names print without a private-context prefix.
+
+protocol MsgNetworkServiceProtocol: AnyObject {}
+final class MsgNetworkService: MsgNetworkServiceProtocol {}
+protocol MsgTicking: AnyObject {}
+final class MsgSystemClock: MsgTicking {}
+final class MsgMissing {}
+final class MsgClient {}
+enum MsgStaging: Qualifier {}
+enum MsgFlow: Scope {}
+final class MsgInner {}
+final class MsgOuter {
+    init(inner: MsgInner) {}
+}
+final class MsgTop {
+    init(outer: MsgOuter) {}
+}
+final class MsgArgs {
+    init(_ text: String, _ number: Int) {}
+}
+final class MsgThing {}
+final class MsgCycleA {
+    init(b: MsgCycleB) {}
+}
+final class MsgCycleB {
+    init(a: MsgCycleA) {}
+}
+struct MsgDiskError: Error, Equatable, CustomStringConvertible {
+    let code: Int
+    var description: String { "disk \(code) is on fire" }
+}
+final class MsgThrowing {}
+final class MsgNeedsThrowing {
+    init(_ dependency: MsgThrowing) {}
+}
+struct MsgValue {}
+protocol MsgUnrelated {}
+final class MsgPlain {}
+@MainActor final class MsgMainModel {}
+final class MsgDuplicate {}
+final class MsgDeep {}
+protocol MsgPeer: AnyObject {}
+final class MsgSelfNeeding: MsgPeer {
+    init(peer: any MsgPeer) {}
+}
+final class MsgLazyDependency {}
+
+final class MsgWrappedA {
+    static let injectLine = #line + 1
+    @Inject var b: MsgWrappedB
+}
+
+final class MsgWrappedB {
+    static let injectLine = #line + 1
+    @Inject var a: MsgWrappedA
+}
+
+final class MsgSiteHolder {
+    static let injectLine = #line + 1
+    @Inject var missing: MsgMissing
+}
+
+final class MsgQualifiedSiteHolder {
+    static let injectLine = #line + 1
+    @Inject(MsgStaging.self) var client: MsgClient
+}
+
+final class MsgLazyHolder {
+    static let injectLine = #line + 1
+    @LazyInject var dependency: MsgLazyDependency
+}
+
+/// Registers `MsgDuplicate` twice; the two registration lines are known to the test.
+enum MsgDuplicateSites {
+    static let first = #line + 3
+    static let second = #line + 3
+    static func registerTwice(in resolver: Resolver) {
+        resolver.register { MsgDuplicate() }
+        resolver.register { MsgDuplicate() }
+    }
+}
+
+/// The `#fileID` that registration and request sites of this file print as.
+private let msgFile = "SyringeTests/ErrorMessageTests.swift"
+
+private func lines(_ lines: String...) -> String {
+    lines.joined(separator: "\n")
+}
+
+/// The `ResolutionError` that `body` throws, or nil.
+private func thrown<T>(_ body: () throws -> T) -> ResolutionError? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as ResolutionError {
+        return error
+    } catch {
+        Issue.record("expected a ResolutionError, got \(error)")
+        return nil
+    }
+}
+
+/// Holds what a background thread saw.
+private final class MsgBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+    var value: Value? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Runs `body` on a new thread with a roomy stack and waits (at most a minute) for it.
+private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    return done.wait(timeout: .now() + 60) == .success
+}
+
+@Suite struct ErrorMessageTests {
+    // MARK: Missing registrations
+
+    @Test func missingPlainRegistration() {
+        let r = Resolver(id: "msg-missing-plain")
+        let error = thrown { try r.tryResolve(MsgMissing.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgMissing",
+                    "  in container msg-missing-plain",
+                    "  register it first, e.g. Resolver.register { MsgMissing(…) }"))
+        #expect(error?.requested == "MsgMissing")
+        #expect(error?.path == ["MsgMissing"])
+        #expect(error?.container == "msg-missing-plain")
+        #expect(error?.site == nil)
+    }
+
+    @Test func missingQualifiedRegistration() {
+        let r = Resolver(id: "msg-missing-qualified")
+        let error = thrown { try r.tryResolve(MsgMissing.self, qualifiedBy: MsgStaging.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgMissing qualified by MsgStaging",
+                    "  in container msg-missing-qualified",
+                    "  register it first, e.g. Resolver.register(qualifiedBy: MsgStaging.self) { MsgMissing(…) }"))
+    }
+
+    @Test func missingNamedRegistration() {
+        let r = Resolver(id: "msg-missing-named")
+        let error = thrown { try r.tryResolve(MsgMissing.self, name: "croissant") }
+        #expect(error?.requested == "MsgMissing named \"croissant\"")
+        #expect(
+            error?.description.hasPrefix(
+                lines(
+                    "Syringe: no registration for MsgMissing named \"croissant\"",
+                    "  in container msg-missing-named"))
+                == true)
+    }
+
+    /// The fix offered for a missing named registration must register it under that name:
+    /// `Resolver.register { MsgMissing(…) }` would not serve the request.
+    @Test func missingNamedRegistrationSuggestsRegisteringUnderTheName() {
+        let r = Resolver(id: "msg-missing-named-fix")
+        let error = thrown { try r.tryResolve(MsgMissing.self, name: "croissant") }
+        withKnownIssue("the fix omits the name (reported)") {
+            #expect(
+                error?.description
+                    == lines(
+                        "Syringe: no registration for MsgMissing named \"croissant\"",
+                        "  in container msg-missing-named-fix",
+                        "  register it first, e.g. Resolver.register(name: \"croissant\") { MsgMissing(…) }"))
+        }
+    }
+
+    @Test func missingScopedRegistration() {
+        let r = Resolver(id: "msg-missing-scoped")
+        let error = thrown { try r.tryResolve(MsgMissing.self, scopedTo: MsgFlow.self) }
+        #expect(error?.requested == "MsgMissing in scope MsgFlow")
+        #expect(
+            error?.description.hasPrefix(
+                lines(
+                    "Syringe: no registration for MsgMissing in scope MsgFlow",
+                    "  in container msg-missing-scoped"))
+                == true)
+    }
+
+    /// As for names, the offered fix for a scoped request must register it in that scope.
+    @Test func missingScopedRegistrationSuggestsRegisteringInTheScope() {
+        let r = Resolver(id: "msg-missing-scoped-fix")
+        let error = thrown { try r.tryResolve(MsgMissing.self, scopedTo: MsgFlow.self) }
+        withKnownIssue("the fix omits the scope (reported)") {
+            #expect(
+                error?.description
+                    == lines(
+                        "Syringe: no registration for MsgMissing in scope MsgFlow",
+                        "  in container msg-missing-scoped-fix",
+                        "  register it first, e.g. Resolver.register(scopedTo: MsgFlow.self) { MsgMissing(…) }"))
+        }
+    }
+
+    @Test func missingDependencyShowsTheResolutionPath() {
+        let r = Resolver(id: "msg-path")
+        r.register { try MsgTop(outer: $0.tryResolve()) }
+        r.register { try MsgOuter(inner: $0.tryResolve()) }
+        let error = thrown { try r.tryResolve(MsgTop.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgInner",
+                    "  while resolving MsgTop → MsgOuter → MsgInner",
+                    "  in container msg-path",
+                    "  register it first, e.g. Resolver.register { MsgInner(…) }"))
+        #expect(error?.path == ["MsgTop", "MsgOuter", "MsgInner"])
+    }
+
+    @Test func pathShowsQualifiersScopesAndNames() {
+        let r = Resolver(id: "msg-path-selectors")
+        r.register(MsgTop.self, name: "top") { try MsgTop(outer: $0.tryResolve(qualifiedBy: MsgStaging.self)) }
+        r.register(MsgOuter.self, qualifiedBy: MsgStaging.self) {
+            _ = try $0.tryResolve(MsgPlain.self, scopedTo: MsgFlow.self)
+            return MsgOuter(inner: MsgInner())
+        }
+        let error = thrown { try r.tryResolve(MsgTop.self, name: "top") }
+        #expect(error?.path == ["MsgTop<\"top\">", "MsgOuter<MsgStaging>", "MsgPlain<scope: MsgFlow>"])
+        #expect(
+            error?.description.hasPrefix(
+                lines(
+                    "Syringe: no registration for MsgPlain in scope MsgFlow",
+                    "  while resolving MsgTop<\"top\"> → MsgOuter<MsgStaging> → MsgPlain<scope: MsgFlow>",
+                    "  in container msg-path-selectors"))
+                == true)
+    }
+
+    @Test func missingThroughAChildNamesTheChild() {
+        let parent = Resolver(id: "msg-child-parent")
+        let child = Resolver(parent: parent)
+        let error = thrown { try child.tryResolve(MsgMissing.self) }
+        #expect(child.name.hasSuffix(" of msg-child-parent"))
+        #expect(error?.container == child.name)
+        #expect(error?.description.contains("\n  in container \(child.name)\n") == true)
+    }
+
+    // MARK: Near matches
+
+    @Test func concreteTypeRegisteredButProtocolRequested() {
+        let r = Resolver(id: "msg-implements-hint")
+        r.register { MsgNetworkService() }
+        let error = thrown { try r.tryResolve(MsgNetworkServiceProtocol.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgNetworkServiceProtocol",
+                    "  in container msg-implements-hint",
+                    "  MsgNetworkService is registered; to serve MsgNetworkServiceProtocol add "
+                        + ".implements(MsgNetworkServiceProtocol.self) to its registration"))
+    }
+
+    @Test func cachedInstanceOfTheProtocolSuggestsImplementsWhateverItsName() {
+        let r = Resolver(id: "msg-implements-cached")
+        r.register(lifetime: .singleton) { MsgSystemClock() }
+        _ = r.resolve(MsgSystemClock.self)
+        let error = thrown { try r.tryResolve(MsgTicking.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgTicking",
+                    "  in container msg-implements-cached",
+                    "  MsgSystemClock is registered; to serve MsgTicking add "
+                        + ".implements(MsgTicking.self) to its registration"))
+    }
+
+    @Test func sameTypeUnderAnotherQualifier() {
+        let r = Resolver(id: "msg-other-qualifier")
+        r.register(qualifiedBy: MsgStaging.self) { MsgClient() }
+        let error = thrown { try r.tryResolve(MsgClient.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgClient",
+                    "  in container msg-other-qualifier",
+                    "  MsgClient is registered under qualifier MsgStaging; resolve it with (qualifiedBy: MsgStaging.self)"
+                ))
+    }
+
+    @Test func sameTypeUnderAnotherName() {
+        let r = Resolver(id: "msg-other-name")
+        r.register(name: "blue") { MsgClient() }
+        let error = thrown { try r.tryResolve(MsgClient.self, name: "green") }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgClient named \"green\"",
+                    "  in container msg-other-name",
+                    "  MsgClient is registered with name \"blue\"; resolve it with (name: \"blue\")"))
+    }
+
+    @Test func sameTypeInAScope() {
+        let r = Resolver(id: "msg-other-scope")
+        r.register(scopedTo: MsgFlow.self) { MsgClient() }
+        let error = thrown { try r.tryResolve(MsgClient.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgClient",
+                    "  in container msg-other-scope",
+                    "  MsgClient is registered in scope MsgFlow; resolve it with (scopedTo: MsgFlow.self)"))
+    }
+
+    @Test func sameTypeWithoutSelectorsWhenAQualifierIsAskedFor() {
+        let r = Resolver(id: "msg-no-selectors")
+        r.register { MsgClient() }
+        let error = thrown { try r.tryResolve(MsgClient.self, qualifiedBy: MsgStaging.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgClient qualified by MsgStaging",
+                    "  in container msg-no-selectors",
+                    "  MsgClient is registered without qualifier, scope or name; resolve it without selectors, "
+                        + "or register it with the ones asked for"))
+    }
+
+    @Test func everyNearMatchIsListed() {
+        let r = Resolver(id: "msg-all-matches")
+        r.register(qualifiedBy: MsgStaging.self) { MsgClient() }
+        r.register(name: "blue") { MsgClient() }
+        let error = thrown { try r.tryResolve(MsgClient.self) }
+        #expect(
+            error?.suggestions.sorted() == [
+                "MsgClient is registered under qualifier MsgStaging; resolve it with (qualifiedBy: MsgStaging.self)",
+                "MsgClient is registered with name \"blue\"; resolve it with (name: \"blue\")",
+            ])
+    }
+
+    @Test func registeredWithOtherArgumentTypes() {
+        let r = Resolver(id: "msg-argument-types")
+        r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let error = thrown { try r.tryResolve(MsgArgs.self, arguments: 42) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgArgs with arguments (Int)",
+                    "  in container msg-argument-types",
+                    "  MsgArgs is registered with arguments (String, Int), called with (Int)"))
+    }
+
+    @Test func registeredWithArgumentsButResolvedWithout() {
+        let r = Resolver(id: "msg-no-arguments")
+        r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let error = thrown { try r.tryResolve(MsgArgs.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgArgs",
+                    "  in container msg-no-arguments",
+                    "  MsgArgs is registered with arguments (String, Int), called with ()"))
+    }
+
+    @Test func optionalRegisteredButNonOptionalRequested() {
+        let r = Resolver(id: "msg-optional")
+        r.register(MsgThing?.self) { MsgThing() }
+        let error = thrown { try r.tryResolve(MsgThing.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgThing",
+                    "  in container msg-optional",
+                    "  Optional<MsgThing> is registered; resolve it as MsgThing? or register MsgThing itself"))
+    }
+
+    /// Once the registered Optional has a cached instance, the hint must stay the Optional one:
+    /// `.implements(MsgThing.self)` on an `Optional<MsgThing>` registration cannot be written.
+    @Test func cachedOptionalSingletonStillGetsTheOptionalHint() {
+        let r = Resolver(id: "msg-optional-cached")
+        r.register(MsgThing?.self, lifetime: .singleton) { MsgThing() }
+        _ = r.resolve(MsgThing?.self)
+        let error = thrown { try r.tryResolve(MsgThing.self) }
+        withKnownIssue("a cached Optional instance passes `is MsgThing` and gets the .implements hint (reported)") {
+            #expect(
+                error?.description
+                    == lines(
+                        "Syringe: no registration for MsgThing",
+                        "  in container msg-optional-cached",
+                        "  Optional<MsgThing> is registered; resolve it as MsgThing? or register MsgThing itself"))
+        }
+    }
+
+    /// A registration that needs the protocol it implements: the loop closes on the
+    /// `.implements` key, which the registration itself serves.
+    @Test func cycleThroughAnImplementedProtocol() {
+        let r = Resolver(id: "msg-cycle-implements")
+        r.register { try MsgSelfNeeding(peer: $0.tryResolve()) }.implements(MsgPeer.self)
+        let error = thrown { try r.tryResolve(MsgSelfNeeding.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: dependency cycle while resolving MsgPeer",
+                    "  cycle: MsgSelfNeeding → MsgPeer",
+                    "  in container msg-cycle-implements"))
+    }
+
+    // MARK: Cycles
+
+    @Test func cycleThroughTryResolve() {
+        let r = Resolver(id: "msg-cycle")
+        r.register { try MsgCycleA(b: $0.tryResolve()) }
+        r.register { try MsgCycleB(a: $0.tryResolve()) }
+        let error = thrown { try r.tryResolve(MsgCycleA.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: dependency cycle while resolving MsgCycleA",
+                    "  cycle: MsgCycleA → MsgCycleB → MsgCycleA",
+                    "  in container msg-cycle"))
+        guard case .cycle(let keys) = error?.reason else {
+            Issue.record("expected a cycle, got \(String(describing: error?.reason))")
+            return
+        }
+        #expect(keys == ["MsgCycleA", "MsgCycleB", "MsgCycleA"])
+    }
+
+    @Test func cycleThroughASingleton() {
+        let r = Resolver(id: "msg-cycle-singleton")
+        r.register(lifetime: .singleton) { try MsgCycleA(b: $0.tryResolve()) }
+        r.register(lifetime: .singleton) { try MsgCycleB(a: $0.tryResolve()) }
+        let error = thrown { try r.tryResolve(MsgCycleB.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: dependency cycle while resolving MsgCycleB",
+                    "  cycle: MsgCycleB → MsgCycleA → MsgCycleB",
+                    "  in container msg-cycle-singleton"))
+    }
+
+    @Test func cycleThroughPropertyWrappersNamesTheDeclaration() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-cycle-wrappers")
+            r.register { MsgWrappedA() }
+            r.register { MsgWrappedB() }
+            _ = r.resolve(MsgWrappedA.self)
+        }
+        let expected = lines(
+            "Syringe: dependency cycle while resolving MsgWrappedA",
+            "  cycle: MsgWrappedA → MsgWrappedB → MsgWrappedA",
+            "  in container msg-cycle-wrappers",
+            "  requested at \(msgFile):\(MsgWrappedB.injectLine)")
+        let stderr = fxStderr(result)
+        #expect(stderr.contains(expected), "\(stderr)")
+    }
+
+    // MARK: Factory errors
+
+    @Test func factoryErrorIsWrappedAndKept() {
+        let r = Resolver(id: "msg-factory-error")
+        r.register(MsgThrowing.self) { throw MsgDiskError(code: 7) }
+        let error = thrown { try r.tryResolve(MsgThrowing.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: the factory for MsgThrowing threw an error: disk 7 is on fire",
+                    "  in container msg-factory-error"))
+        #expect(error?.underlyingError as? MsgDiskError == MsgDiskError(code: 7))
+    }
+
+    @Test func nestedFactoryErrorKeepsThePath() {
+        let r = Resolver(id: "msg-factory-error-nested")
+        r.register(MsgThrowing.self) { throw MsgDiskError(code: 9) }
+        r.register { try MsgNeedsThrowing($0.tryResolve()) }
+        let error = thrown { try r.tryResolve(MsgNeedsThrowing.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: the factory for MsgThrowing threw an error: disk 9 is on fire",
+                    "  while resolving MsgNeedsThrowing → MsgThrowing",
+                    "  in container msg-factory-error-nested"))
+        #expect(error?.underlyingError as? MsgDiskError == MsgDiskError(code: 9))
+    }
+
+    @Test func otherFailuresHaveNoUnderlyingError() {
+        let r = Resolver(id: "msg-no-underlying")
+        let error = thrown { try r.tryResolve(MsgMissing.self) }
+        #expect(error != nil)
+        #expect(error?.underlyingError == nil)
+    }
+
+    // MARK: Lifetimes and casts
+
+    @Test func weakLifetimeOnAValueType() {
+        let r = Resolver(id: "msg-weak-struct")
+        r.register(lifetime: .weak) { MsgValue() }
+        let error = thrown { try r.tryResolve(MsgValue.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: MsgValue has a weak lifetime but its factory built a value type; "
+                        + "only class instances can be held weakly",
+                    "  register it as .singleton or .transient, or make the type a class",
+                    "  in container msg-weak-struct"))
+    }
+
+    @Test func implementsAProtocolTheTypeDoesNotConformTo() {
+        let r = Resolver(id: "msg-not-convertible")
+        r.register { MsgPlain() }.implements(MsgUnrelated.self)
+        let error = thrown { try r.tryResolve(MsgUnrelated.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: the instance built for MsgUnrelated is a MsgPlain, which is not a MsgUnrelated",
+                    "  in container msg-not-convertible"))
+    }
+
+    @Test func castToAnUnrelatedTypeStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-cast")
+            r.register { MsgPlain() }
+            let _: any MsgUnrelated = r.resolve(MsgPlain.self)
+        }
+        let expected = lines(
+            "Syringe: the instance built for MsgUnrelated is a MsgPlain, which is not a MsgUnrelated",
+            "  in container msg-cast")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func argumentRegistrationResolvingItselfWithoutEnd() {
+        let r = Resolver(id: "msg-too-deep")
+        r.register(arguments: Int.self) { level in
+            try Resolver.current.tryResolve(MsgDeep.self, arguments: level + 1)
+        }
+        let error = MsgBox<ResolutionError>()
+        let finished = onThread {
+            error.value = thrown { try r.tryResolve(MsgDeep.self, arguments: 0) }
+        }
+        #expect(finished)
+        let path = Array(repeating: "MsgDeep", count: 200).joined(separator: " → ")
+        #expect(
+            error.value?.description
+                == lines(
+                    "Syringe: resolving MsgDeep with arguments (Int) went 200 levels deep; "
+                        + "a registration with arguments probably resolves itself without end",
+                    "  while resolving \(path)",
+                    "  in container msg-too-deep"))
+    }
+
+    // MARK: Main actor
+
+    @Test func mainActorRegistrationResolvedOffTheMainThread() {
+        let r = Resolver(id: "msg-main-actor")
+        r.registerMainActor { MsgMainModel() }
+        let error = MsgBox<ResolutionError>()
+        let finished = onThread {
+            error.value = thrown { try r.tryResolve(MsgMainModel.self) }
+        }
+        #expect(finished)
+        #expect(
+            error.value?.description
+                == lines(
+                    "Syringe: MsgMainModel is registered with registerMainActor and was resolved off the main actor",
+                    "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
+                    "  in container msg-main-actor"))
+    }
+
+    // MARK: Stops (exit tests)
+
+    @Test func resolveStopsWithTheSameTextTryResolveThrows() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-trap-path")
+            r.register { MsgTop(outer: $0.resolve()) }
+            r.register { MsgOuter(inner: $0.resolve()) }
+            _ = r.resolve(MsgTop.self)
+        }
+        let expected = lines(
+            "Syringe: no registration for MsgInner",
+            "  while resolving MsgTop → MsgOuter → MsgInner",
+            "  in container msg-trap-path",
+            "  register it first, e.g. Resolver.register { MsgInner(…) }")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func duplicateWithOverridesOffNamesTheKeyAndBothSites() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-duplicate")
+            r.allowsOverrides = false
+            MsgDuplicateSites.registerTwice(in: r)
+        }
+        let expected = lines(
+            "Syringe: MsgDuplicate is already registered in container msg-duplicate",
+            "  first registered at \(msgFile):\(MsgDuplicateSites.first)",
+            "  registered again at \(msgFile):\(MsgDuplicateSites.second)",
+            "  overrides are off (allowsOverrides = false); remove one registration, give them different "
+                + "qualifiers or names, or set allowsOverrides = true")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func duplicateQualifiedKeyIsNamedWithItsQualifier() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-duplicate-qualified")
+            r.allowsOverrides = false
+            r.register(qualifiedBy: MsgStaging.self) { MsgDuplicate() }
+            r.register(qualifiedBy: MsgStaging.self) { MsgDuplicate() }
+        }
+        #expect(
+            fxStderr(result).contains(
+                "Syringe: MsgDuplicate qualified by MsgStaging is already registered in container "
+                    + "msg-duplicate-qualified\n"))
+    }
+
+    @Test func injectNamesItsDeclarationSite() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-inject-site")
+            r.register { MsgSiteHolder() }
+            _ = r.resolve(MsgSiteHolder.self)
+        }
+        let expected = lines(
+            "Syringe: no registration for MsgMissing",
+            "  while resolving MsgSiteHolder → MsgMissing",
+            "  in container msg-inject-site",
+            "  requested at \(msgFile):\(MsgSiteHolder.injectLine)",
+            "  register it first, e.g. Resolver.register { MsgMissing(…) }")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func injectOutsideAnyResolutionNamesItsSiteAndNearMatches() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-inject-qualified")
+            r.register { MsgClient() }
+            _ = Resolver.withContainer(r) { MsgQualifiedSiteHolder() }
+        }
+        let expected = lines(
+            "Syringe: no registration for MsgClient qualified by MsgStaging",
+            "  in container msg-inject-qualified",
+            "  requested at \(msgFile):\(MsgQualifiedSiteHolder.injectLine)",
+            "  MsgClient is registered without qualifier, scope or name; resolve it without selectors, "
+                + "or register it with the ones asked for")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func lazyInjectNamesItsSiteOnFirstRead() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-lazy-site")
+            let holder = Resolver.withContainer(r) { MsgLazyHolder() }
+            _ = holder.dependency
+        }
+        let expected = lines(
+            "Syringe: no registration for MsgLazyDependency",
+            "  in container msg-lazy-site",
+            "  requested at \(msgFile):\(MsgLazyHolder.injectLine)",
+            "  register it first, e.g. Resolver.register { MsgLazyDependency(…) }")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func lazyInjectReadDuringItsOwnResolution() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-lazy-cycle")
+            let holder = Resolver.withContainer(r) { MsgLazyHolder() }
+            r.register { () -> MsgLazyDependency in
+                _ = holder.dependency
+                return MsgLazyDependency()
+            }
+            _ = holder.dependency
+        }
+        let expected =
+            "Syringe: a @LazyInject property declared at \(msgFile):\(MsgLazyHolder.injectLine) was read while its "
+            + "own value was being resolved; its dependencies form a cycle through it"
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func argumentRegistrationWithACachedLifetimeStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-arguments-singleton")
+            r.register(lifetime: .singleton, arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        }
+        let expected = lines(
+            "Syringe: MsgArgs with arguments (String, Int) takes runtime arguments and cannot have a singleton lifetime",
+            "  every resolution passes its own arguments, so each one builds a new instance;",
+            "  register it without a lifetime (transient), or register the shared part separately")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func mainActorRegistrationResolvedOffTheMainThreadStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-main-actor-trap")
+            r.registerMainActor { MsgMainModel() }
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = r.resolve(MsgMainModel.self)
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        let expected = lines(
+            "Syringe: MsgMainModel is registered with registerMainActor and was resolved off the main actor",
+            "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
+            "  in container msg-main-actor-trap")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+}
