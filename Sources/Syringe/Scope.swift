@@ -11,7 +11,7 @@
 ///
 /// Once every holder is gone, the next resolution builds a new instance. A scope that
 /// declares ``ScopeRetention/strong`` keeps its instances until
-/// ``Resolver/dropCached(scopedTo:)``:
+/// ``Resolver/dropCached(scopedTo:)-method``:
 ///
 /// ```swift
 /// enum Session: Scope { static var retention: ScopeRetention { .strong } }
@@ -30,7 +30,7 @@ public enum ScopeRetention: Sendable, Hashable {
     /// Instances live while something outside the container holds them (or a
     /// ``ScopeHandle`` from ``Resolver/beginScope(_:)-type.method`` is open).
     case weak
-    /// Instances live until ``Resolver/dropCached(scopedTo:)`` or the container goes.
+    /// Instances live until ``Resolver/dropCached(scopedTo:)-method`` or the container goes.
     case strong
 }
 
