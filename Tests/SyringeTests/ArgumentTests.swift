@@ -153,6 +153,7 @@ private enum ArgStaging: Qualifier {}
     @Test func optionalTypeWithArguments() async {
         // Run in its own process: a failure here has been a crash, which would end the whole run.
         await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register(arguments: String.self) { ArgClassD(environment: $0) }
             let present: ArgClassD? = r.resolve(arguments: "x")

@@ -344,6 +344,7 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
 
     @Test func settingRootRedirectsStaticCalls() async {
         await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
             let custom = Resolver()
             let original = Resolver.root
             Resolver.root = custom
@@ -360,8 +361,46 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
         }
     }
 
+    // The first Syringe call of a process initializes the static state; it must not deadlock
+    // whichever entry point comes first (each case runs in a fresh process).
+
+    @Test func freshProcessFirstCallIsAStaticResolve() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            let r = Resolver()
+            r.register { CtService("fresh") }
+            let service: CtService = Resolver.withContainer(r) { Resolver.resolve() }
+            precondition(service.label == "fresh")
+        }
+    }
+
+    @Test func freshProcessFirstCallReadsRoot() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            precondition(Resolver.root === Resolver.main)
+        }
+    }
+
+    @Test func freshProcessFirstCallReadsCurrent() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            precondition(Resolver.current === Resolver.main)
+        }
+    }
+
+    @Test func freshProcessFirstCallIsAPropertyWrapper() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            let r = Resolver()
+            r.register { CtService("wrapped") }
+            let holder = Resolver.withContainer(r) { CtInjected() }
+            precondition(holder.service.label == "wrapped")
+        }
+    }
+
     @Test func registerAllServicesRunsOnceInMain() async {
         await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
             let test = Resolver()
             // The first resolution from main happens while a test container is current.
             Resolver.withContainer(test) {
@@ -376,6 +415,9 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
 }
 
 private enum CtQualifier: Qualifier {}
+private final class CtInjected {
+    @Inject var service: CtService
+}
 private enum CtFlow: Scope {}
 
 /// Registered by `registerAllServices` below; nothing else registers it.

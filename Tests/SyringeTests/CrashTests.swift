@@ -43,6 +43,7 @@ final class CrashInjectHolder {
 @Suite struct CrashTests {
     @Test func missingRegistrationNamesTypeAndContainer() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver(id: "CrashBox")
             let _: CrashMissing = r.resolve()
         }
@@ -53,6 +54,7 @@ final class CrashInjectHolder {
 
     @Test func missingQualifiedRegistrationNamesTheQualifier() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver(id: "CrashQualifiedBox")
             r.register { CrashMissing() }
             let _: CrashMissing = r.resolve(qualifiedBy: CrashQualifier.self)
@@ -65,6 +67,7 @@ final class CrashInjectHolder {
 
     @Test func missingNamedRegistrationNamesTheName() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver(id: "CrashNamedBox")
             let _: CrashMissing = r.resolve(name: "croissant")
         }
@@ -76,6 +79,7 @@ final class CrashInjectHolder {
 
     @Test func missingScopedRegistrationNamesTheScope() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver(id: "CrashScopedBox")
             let _: CrashOuter = r.resolve(scopedTo: CrashFlow.self)
         }
@@ -86,6 +90,7 @@ final class CrashInjectHolder {
 
     @Test func missingInMainNamesMain() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let _: CrashMissing = Resolver.main.resolve()
         }
         let text = fxStderr(result)
@@ -95,6 +100,7 @@ final class CrashInjectHolder {
 
     @Test func missingNestedDependencyShowsTheWholePath() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register { CrashOuter(inner: $0.resolve()) }
             r.register { CrashTop(outer: $0.resolve()) }
@@ -105,6 +111,7 @@ final class CrashInjectHolder {
 
     @Test func nestedPlainResolveStopsEvenUnderTryResolve() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register { CrashOuter(inner: $0.resolve()) }
             _ = try? r.tryResolve() as CrashOuter
@@ -114,6 +121,7 @@ final class CrashInjectHolder {
 
     @Test func unboundProtocolMessageSuggestsImplements() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register { CrashNetworkService() }
             let _: CrashNetworkServiceProtocol = r.resolve()
@@ -123,6 +131,7 @@ final class CrashInjectHolder {
 
     @Test func cycleThroughResolveIsReportedNotAStackOverflow() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register { CrashCycleA(b: $0.resolve()) }
             r.register { CrashCycleB(a: $0.resolve()) }
@@ -135,6 +144,7 @@ final class CrashInjectHolder {
 
     @Test func cycleThroughASingletonIsReported() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register(lifetime: .singleton) { CrashCycleA(b: $0.resolve()) }
             r.register(lifetime: .singleton) { CrashCycleB(a: $0.resolve()) }
@@ -147,6 +157,7 @@ final class CrashInjectHolder {
 
     @Test func cycleThroughPropertyWrappersIsReported() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register { CrashWrappedA() }
             r.register { CrashWrappedB() }
@@ -159,6 +170,7 @@ final class CrashInjectHolder {
 
     @Test func duplicateRegistrationWithOverridesOffNamesKeyAndBothSites() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.allowsOverrides = false
             r.register { CrashDuplicate() }
@@ -172,6 +184,7 @@ final class CrashInjectHolder {
 
     @Test func duplicateQualifiedRegistrationWithOverridesOff() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.allowsOverrides = false
             r.register(qualifiedBy: CrashQualifier.self) { CrashDuplicate() }
@@ -185,6 +198,7 @@ final class CrashInjectHolder {
 
     @Test func argumentTypeMismatchThroughResolve() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register(arguments: String.self) { CrashArgs($0) }
             let _: CrashArgs = r.resolve(arguments: 42)
@@ -197,6 +211,7 @@ final class CrashInjectHolder {
 
     @Test func missingArgumentsThroughResolve() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register(arguments: String.self) { CrashArgs($0) }
             let _: CrashArgs = r.resolve()
@@ -208,6 +223,7 @@ final class CrashInjectHolder {
 
     @Test func factoryErrorThroughResolve() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register(CrashThrowing.self) { throw CrashFactoryFailure() }
             let _: CrashThrowing = r.resolve()
@@ -219,6 +235,7 @@ final class CrashInjectHolder {
 
     @Test func optionalStopsForAFailingRegistration() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver()
             r.register(CrashThrowing.self) { throw CrashFactoryFailure() }
             let _: CrashThrowing? = r.optional()
@@ -228,6 +245,7 @@ final class CrashInjectHolder {
 
     @Test func injectOfAMissingRegistration() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
             let r = Resolver(id: "CrashInjectBox")
             _ = Resolver.withContainer(r) { CrashInjectHolder() }
         }
@@ -239,6 +257,7 @@ final class CrashInjectHolder {
     @Test func correctResolutionDoesNotStop() async {
         // Control: the same shapes as above, registered correctly, exit normally.
         await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
             let r = Resolver()
             r.allowsOverrides = false
             r.register { CrashInner() }

@@ -275,4 +275,24 @@ private func has<T, Q: Qualifier>(_ r: Resolver, _ type: T.Type, _ q: Q.Type) ->
         #expect((r.resolve(scopedTo: RmSession.self) as RmA) !== a1)
         #expect((r.resolve() as RmB) === b1)
     }
+
+    @Test func staticRemovalActsOnTheCurrentContainer() {
+        let r = Resolver()
+        r.register { RmA() }
+        r.register(qualifiedBy: RmQualifier.self) { RmC() }
+        r.register(lifetime: .singleton) { RmB() }
+        r.register(scopedTo: RmSession.self) { RmC() }
+        let b1: RmB = r.resolve()
+        let c1: RmC = r.resolve(scopedTo: RmSession.self)
+        Resolver.withContainer(r) {
+            Resolver.clearRegistration(for: RmA.self)
+            Resolver.clearAllRegistrations(qualifiedBy: RmQualifier.self)
+            Resolver.dropCached([RmB.self])
+            Resolver.dropCached(scopedTo: RmSession.self)
+        }
+        #expect(!has(r, RmA.self))
+        #expect(!has(r, RmC.self, RmQualifier.self))
+        #expect((r.resolve() as RmB) !== b1)
+        #expect((r.resolve(scopedTo: RmSession.self) as RmC) !== c1)
+    }
 }

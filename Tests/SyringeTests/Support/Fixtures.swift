@@ -133,3 +133,15 @@ func fxStderr(_ result: ExitTest.Result?) -> String {
 func fxContainsIgnoringCase(_ text: String, _ word: String) -> Bool {
     text.lowercased().contains(word.lowercased())
 }
+
+/// For exit-test bodies: ends the child process with a distinct failure if the body has not
+/// finished within `seconds`, so a deadlock fails one test instead of hanging the whole run.
+/// A hang guard only, never a performance assertion.
+func fxStartWatchdog(seconds: UInt32 = 20) {
+    let thread = Thread {
+        sleep(seconds)
+        FileHandle.standardError.write(Data("watchdog: the exit-test body did not finish (deadlock?)\n".utf8))
+        exit(70)
+    }
+    thread.start()
+}
