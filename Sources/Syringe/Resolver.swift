@@ -109,7 +109,13 @@ open class Resolver: @unchecked Sendable {
 
 extension Resolver {
     /// The process-wide container.
-    public static let main = Resolver(id: "main")
+    public static let main: Resolver = {
+        let main = Resolver(id: "main")
+        // Created lazily, possibly with the registry lock held: no lock here. Nothing else
+        // can reach this registry's flag before `main` is published.
+        main.registry.bootstrapPending = true
+        return main
+    }()
 
     /// The container static calls use when no other is bound; ``main`` unless set.
     ///
@@ -189,13 +195,11 @@ enum Globals {
         var root: Unmanaged<Resolver>
         /// How many `withContainer` bindings are open; while none is, `current` skips the task-local read.
         var bindingCount: Int
-        /// Whether `ResolverRegistering.registerAllServices()` still has to run.
-        var needsBootstrap: Bool
     }
 
     nonisolated(unsafe) static let state: UnsafeMutablePointer<State> = {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0, needsBootstrap: true))
+        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0))
         return state
     }()
 

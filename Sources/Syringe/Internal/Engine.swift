@@ -27,6 +27,7 @@ extension Resolver {
     func cachedSlotLocked(_ key: Key, state: ThreadState) -> UnsafeRawPointer? {
         unowned(unsafe) var container = self
         while true {
+            if container.registry.bootstrapPending { return nil }
             if let binding = container.registry.table.pointee.find(key) {
                 guard let slot = binding._withUnsafeGuaranteedRef({ $0.cachedSlot }) else { return nil }
                 if state.depth != 0 && !isKnownEdgeLocked(to: key, state: state) { return nil }
@@ -45,7 +46,7 @@ extension Resolver {
     ) throws(ResolutionError) -> T {
         unowned(unsafe) let state = ThreadState.current
         registryLock.lockRead(stripe: state.stripe)
-        if !Globals.state.pointee.needsBootstrap, let slot = cachedSlotLocked(key, state: state) {
+        if let slot = cachedSlotLocked(key, state: state) {
             let value = slot.assumingMemoryBound(to: T.self).pointee
             registryLock.unlockRead(stripe: state.stripe)
             return value
@@ -78,7 +79,7 @@ extension Resolver {
         _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
         registryLock.lockRead(stripe: state.stripe)
-        if _slowPath(Globals.state.pointee.needsBootstrap) {
+        if _slowPath(bootstrapPendingLocked()) {
             registryLock.unlockRead(stripe: state.stripe)
             bootstrapIfNeeded(state)
             registryLock.lockRead(stripe: state.stripe)
@@ -252,7 +253,7 @@ extension Resolver {
         } else {
             container = nil  // a task-local binding may apply: read it off the fast path
         }
-        if let container, !globals.pointee.needsBootstrap,
+        if let container,
             let slot = container._withUnsafeGuaranteedRef({ $0.cachedSlotLocked(key, state: state) })
         {
             let value = slot.assumingMemoryBound(to: T.self).pointee
@@ -294,7 +295,8 @@ extension Resolver {
     func bootstrapIfNeeded(_ state: ThreadState) {
         guard !state.isBootstrapping, reachesMain else { return }
         Self.bootstrapLock.withLock {
-            let pending = registryLock.withReadLock(state.stripe) { Globals.state.pointee.needsBootstrap }
+            let main = Resolver.main.registry
+            let pending = registryLock.withReadLock(state.stripe) { main.bootstrapPending }
             guard pending else { return }
             if let registering = (Resolver.self as Any.Type) as? any ResolverRegistering.Type {
                 let outerContainer = state.containerReference
@@ -306,11 +308,22 @@ extension Resolver {
                 }
                 Resolver.withContainer(.main) { registering.registerAllServices() }
             }
-            registryLock.withWriteLock { Globals.state.pointee.needsBootstrap = false }
+            registryLock.withWriteLock { main.bootstrapPending = false }
         }
     }
 
     private static let bootstrapLock = Lock()
+
+    /// Whether this resolution reaches ``main`` before its `registerAllServices()` ran.
+    /// Read lock held.
+    private func bootstrapPendingLocked() -> Bool {
+        var container: Resolver? = self
+        while let current = container {
+            if current.registry.bootstrapPending { return true }
+            container = current.parent
+        }
+        return false
+    }
 
     private var reachesMain: Bool {
         var container: Resolver? = self

@@ -9,6 +9,9 @@ final class Registry {
     /// For registrations whose only argument is Optional: the same key without arguments.
     var optionalArgumentBindings: [Key: AnyBinding] = [:]
     var defaultLifetime: Lifetime = .transient
+    /// Whether `ResolverRegistering.registerAllServices()` still has to run before
+    /// resolutions reaching this registry (only ever true for ``Resolver/main``'s).
+    var bootstrapPending = false
     var allowsOverrides = true
     /// Registration order across all registries, so that `resolveAll()` returns instances in it.
     nonisolated(unsafe) private static var sequence = 0
