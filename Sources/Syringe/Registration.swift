@@ -68,7 +68,8 @@ public struct Registration<T>: @unchecked Sendable {
         line: UInt = #line,
         factory: @escaping () throws -> U
     ) -> Registration<U> {
-        resolver.register(type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+        resolver.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
     }
 
     /// Registers another factory, receiving the container, in the same container.
@@ -82,6 +83,7 @@ public struct Registration<T>: @unchecked Sendable {
         line: UInt = #line,
         factory: @escaping (Resolver) throws -> U
     ) -> Registration<U> {
-        resolver.register(type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+        resolver.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
     }
 }

@@ -46,6 +46,7 @@ extension Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Registration<T> {
-        current.autoregister(initializer, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line)
+        current.autoregister(
+            initializer, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line)
     }
 }

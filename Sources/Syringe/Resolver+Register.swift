@@ -136,7 +136,8 @@ extension Resolver {
             fatalError(Messages.argumentsNotTransient(key, lifetime: lifetime.description))
         }
         let arguments = PackArgumentFactory<T, First, repeat each Rest>(factory)
-        return addProvider(key, make: .arguments(arguments), lifetime: .transient, site: SourceLocation(file: file, line: line))
+        return addProvider(
+            key, make: .arguments(arguments), lifetime: .transient, site: SourceLocation(file: file, line: line))
     }
 
     /// Registers every module's registrations in this container.

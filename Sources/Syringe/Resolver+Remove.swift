@@ -189,7 +189,8 @@ extension Resolver {
     }
 
     /// Removes every registration in `scope` under `qualifier` from ``current``.
-    public static func clearAllRegistrations(scopedTo scope: any Scope.Type, qualifiedBy qualifier: any Qualifier.Type) {
+    public static func clearAllRegistrations(scopedTo scope: any Scope.Type, qualifiedBy qualifier: any Qualifier.Type)
+    {
         current.clearAllRegistrations(scopedTo: scope, qualifiedBy: qualifier)
     }
 

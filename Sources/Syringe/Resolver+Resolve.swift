@@ -114,7 +114,9 @@ extension Resolver {
             try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)))
         }
         if let resolved { return resolved }
-        if let wrapped: T = try resolveWrappingInOptional(T.self, qualifier: qualifier, name: name, first, repeat each rest) {
+        if let wrapped: T = try resolveWrappingInOptional(
+            T.self, qualifier: qualifier, name: name, first, repeat each rest)
+        {
             return wrapped
         }
         throw missingError(for: key, site: nil, as: T.self)

@@ -17,7 +17,8 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping () throws -> T
     ) -> Registration<T> {
-        current.register(type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+        current.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
     }
 
     /// Registers a factory that receives the resolving container, in ``current``.
@@ -35,7 +36,8 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
-        current.register(type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+        current.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
     }
 
     /// Registers a class in a ``Scope``, in ``current``.
@@ -53,7 +55,8 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping () throws -> T
     ) -> Registration<T> {
-        current.register(type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+        current.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
     }
 
     /// Registers a class in a ``Scope`` with a factory receiving the container, in ``current``.
@@ -67,7 +70,8 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
-        current.register(type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+        current.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
     }
 
     /// Registers an existing instance as a singleton in ``current``.

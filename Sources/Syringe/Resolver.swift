@@ -125,7 +125,9 @@ extension Resolver {
     /// Resolver.root = MockResolver(parent: .main) { $0.register { MockNetworkService() } }
     /// ```
     public static var root: Resolver {
-        get { registryLock.withReadLock(ThreadState.current.stripe) { Globals.state.pointee.root.takeUnretainedValue() } }
+        get {
+            registryLock.withReadLock(ThreadState.current.stripe) { Globals.state.pointee.root.takeUnretainedValue() }
+        }
         set {
             let old = registryLock.withWriteLock {
                 defer { Globals.state.pointee.root = .passRetained(newValue) }

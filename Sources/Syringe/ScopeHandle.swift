@@ -47,7 +47,8 @@ extension Resolver {
             handles.append(WeakScopeHandle(handle: handle))
             scopeHandles[id] = handles
             // Instances of the scope that a resolution from here would get right now.
-            for binding in allBindingsLocked() where binding.origin === binding && binding.storage == .scoped(id, strong: false) {
+            for binding in allBindingsLocked()
+            where binding.origin === binding && binding.storage == .scoped(id, strong: false) {
                 switch cacheOwnerLocked(for: binding.provider.registry) {
                 case .registration:
                     if let live = binding.provider.cachedInstanceLocked() { handle.held.append(live as AnyObject) }

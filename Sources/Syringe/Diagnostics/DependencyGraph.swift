@@ -98,7 +98,8 @@ extension Resolver {
                     ? (provider.declaredDependencies ?? []) + provider.observedDependencies : [provider.key]
                 for dependency in dependencies {
                     let target = findLocked(dependency)
-                    let to = node(for: dependency, lifetime: target?.binding.provider.storage.lifetimeDescription ?? "missing")
+                    let to = node(
+                        for: dependency, lifetime: target?.binding.provider.storage.lifetimeDescription ?? "missing")
                     let edge = DependencyGraph.Edge(from: from, to: to)
                     if seen.insert(edge).inserted { edges.append(edge) }
                 }

@@ -20,10 +20,13 @@ enum Messages {
                     + " only class instances can be held weakly")
             lines.append("  register it as .singleton or .transient, or make the type a class")
         case .offMainActor:
-            lines.append("Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
+            lines.append(
+                "Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
             lines.append("  resolve it from @MainActor code, or hop there first: await MainActor.run { … }")
         case .notConvertible(let type):
-            lines.append("Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)")
+            lines.append(
+                "Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)"
+            )
         }
         if error.path.count > 1, !isCycle(error.reason) {
             lines.append("  while resolving \(error.path.joined(separator: " → "))")

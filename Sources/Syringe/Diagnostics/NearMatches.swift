@@ -39,7 +39,8 @@ extension Resolver {
         for binding in bindings where ObjectIdentifier(binding.key.type) == ObjectIdentifier(key.type) {
             let other = binding.key
             if other.arguments != nil || key.arguments != nil {
-                if other.qualifier == nil && key.qualifier == nil || other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
+                if other.qualifier == nil && key.qualifier == nil
+                    || other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
                     other.name == key.name
                 {
                     let registered = other.arguments.map(argumentList) ?? "()"
@@ -69,7 +70,8 @@ extension Resolver {
             let optionalName = "Optional<\(requestedName)>"
             for binding in bindings where typeName(binding.key.type) == optionalName {
                 hints.append(
-                    "\(optionalName) is registered; resolve it as \(requestedName)? or register \(requestedName) itself")
+                    "\(optionalName) is registered; resolve it as \(requestedName)? or register \(requestedName) itself"
+                )
             }
         }
 
@@ -102,7 +104,8 @@ extension Resolver {
     private func namesSuggestImplementation(_ concrete: String, of requested: String) -> Bool {
         guard concrete != requested else { return false }
         var stem = requested
-        for suffix in ["Protocol", "Type", "Interface", "Providing"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+        for suffix in ["Protocol", "Type", "Interface", "Providing"]
+        where stem.hasSuffix(suffix) && stem.count > suffix.count {
             stem.removeLast(suffix.count)
             break
         }

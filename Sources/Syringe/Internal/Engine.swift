@@ -132,7 +132,8 @@ extension Resolver {
         let (lookup, storage, cache, checksSingleton) = registryLock.withReadLock(state.stripe) {
             let cache = cacheOwnerLocked(for: binding.provider.registry)
             return (
-                binding.lookupLocked(in: cache), binding.origin.storage, cache, binding.origin.checksInstanceForSingleton
+                binding.lookupLocked(in: cache), binding.origin.storage, cache,
+                binding.origin.checksInstanceForSingleton
             )
         }
         if case .cached(let value) = lookup { return value }
@@ -160,7 +161,8 @@ extension Resolver {
     ) throws(ResolutionError) -> T {
         unowned(unsafe) let provider = binding.origin
         if key.arguments == nil, state.frames.contains(where: { $0.provider === provider }) {
-            throw ResolutionError(.cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
+            throw ResolutionError(
+                .cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
         }
         if state.frames.count >= Self.maximumDepth {
             throw ResolutionError(.tooDeep, key: key, path: state.path, container: self, site: site)
