@@ -24,7 +24,7 @@ extension Resolver {
         factory: @escaping () throws -> T
     ) -> Registration<T> {
         addProvider(
-            Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in try factory() },
+            Key(T.self, qualifier: qualifier, name: name), make: .simple(factory),
             lifetime: lifetime, site: SourceLocation(file: file, line: line))
     }
 
@@ -67,7 +67,7 @@ extension Resolver {
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .plain { _ in try factory() }, site: SourceLocation(file: file, line: line))
+            make: .simple(factory), site: SourceLocation(file: file, line: line))
     }
 
     /// Registers a class in a ``Scope`` with a factory that receives the resolving container.

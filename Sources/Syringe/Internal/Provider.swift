@@ -4,12 +4,16 @@
 /// lock; the factory runs with no lock held.
 final class Provider<T>: Binding<T>, ErasedProvider {
     enum Make {
+        /// A factory that takes nothing.
+        case simple(() throws -> T)
+        /// A factory that receives the resolving container.
         case plain((Resolver) throws -> T)
         case arguments(ArgumentFactory<T>)
     }
 
     let make: Make
-    /// The factory of a registration without arguments, kept apart for the build path.
+    /// The factories, kept apart from `make` for the build path (at most one is set).
+    private let simpleFactory: (() throws -> T)?
     private let factory: ((Resolver) throws -> T)?
     var declaredDependencies: [Key]?
     unowned let registry: Registry
@@ -35,7 +39,17 @@ final class Provider<T>: Binding<T>, ErasedProvider {
 
     init(key: Key, make: Make, storage: Storage, site: SourceLocation, registry: Registry) {
         self.make = make
-        if case .plain(let factory) = make { self.factory = factory } else { self.factory = nil }
+        switch make {
+        case .simple(let factory):
+            simpleFactory = factory
+            self.factory = nil
+        case .plain(let factory):
+            simpleFactory = nil
+            self.factory = factory
+        case .arguments:
+            simpleFactory = nil
+            factory = nil
+        }
         self.registry = registry
         super.init(key: key, site: site)
         self.storage = storage
@@ -91,6 +105,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// Runs the factory.
     func build(_ request: Request) throws(ResolutionError) -> T {
         do {
+            if let simpleFactory { return try simpleFactory() }
             if let factory { return try factory(request.container) }
             guard case .arguments(let factory) = make else { preconditionFailure("a factory of either kind") }
             return try factory.make(request.container, request.arguments)
