@@ -25,13 +25,13 @@ open class Resolver: @unchecked Sendable {
     /// The container misses fall through to.
     public let parent: Resolver?
     /// Whether this container keeps its own instances of everything it resolves (test containers).
-    let isolatesCache: Bool
+    @exclusivity(unchecked) private(set) var isolatesCache: Bool
     /// Instances kept by an isolating container, by registration. Guarded by ``registryLock``.
     var isolatedCache: [ObjectIdentifier: IsolatedSlot] = [:]
     /// Open ``ScopeHandle``s begun on this container, by scope. Guarded by ``registryLock``.
     var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// A readable name for messages: the id, or how the container came to be.
-    public let name: String
+    public private(set) var name: String
 
     /// A container with its own registrations, shared with every other container made
     /// with the same `id` while any of them lives.
@@ -70,9 +70,9 @@ open class Resolver: @unchecked Sendable {
     }
 
     /// A test container: a child that keeps its own instances of everything it resolves.
-    package init(isolatedChildOf parent: Resolver, name: String) {
-        registry = Registry(id: name)
-        self.parent = parent
+    package convenience init(isolatedChildOf parent: Resolver, name: String) {
+        self.init(parent: parent)
+        // Not yet shared with any other thread.
         isolatesCache = true
         self.name = name
     }
