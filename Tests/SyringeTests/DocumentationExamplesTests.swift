@@ -340,7 +340,7 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         Resolver.withContainer(r) {
             Resolver.register(scopedTo: Session.self) { AuthenticatedUser() }
             func logOut() {
-                Resolver.current.dropCached(scopedTo: Session.self)
+                Resolver.dropCached(scopedTo: Session.self)
             }
 
             let serial = (Resolver.resolve(scopedTo: Session.self) as AuthenticatedUser).serial
@@ -864,14 +864,16 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         @Inject var service: DocURLComponentsService
     }
 
-    /// Containers.md, "Main-actor types": the snippet, compiled. It runs only where the main
+    /// Containers.md and README.md, "Main-actor types": the snippet, compiled. It runs only where the main
     /// actor is the process's main thread (see the known issue in that section: on Linux, once
     /// an async program has suspended, the main actor runs on another thread and the check
     /// rejects it).
-    @MainActor private static func showAssets() {
+    @MainActor private static func registerScreens() {
         Resolver.registerMainActor { AssetListScreenModel() }
-        let model: AssetListScreenModel = Resolver.resolve()
-        _ = model
+    }
+
+    @MainActor private static func makeAssetListScreen() -> AssetListScreenModel {
+        Resolver.resolve()
     }
 
     /// Containers.md, "Main-actor types": resolving off the main actor throws Syringe's message.
@@ -879,7 +881,12 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         let r = Resolver()
         r.register { DocURLComponentsService() }
         #if canImport(Darwin)
-            await MainActor.run { Resolver.withContainer(r) { Self.showAssets() } }
+            await MainActor.run {
+                Resolver.withContainer(r) {
+                    Self.registerScreens()
+                    _ = Self.makeAssetListScreen()
+                }
+            }
         #else
             r.registerMainActor { AssetListScreenModel() }
         #endif
@@ -1199,7 +1206,7 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
             #expect(PasswordScreen().user.serial != serial)
 
             let session: AuthenticatedUser2 = Resolver.resolve(scopedTo: Session2.self)
-            Resolver.current.dropCached(scopedTo: Session2.self)
+            Resolver.dropCached(scopedTo: Session2.self)
             #expect((Resolver.resolve(scopedTo: Session2.self) as AuthenticatedUser2) !== session)
         }
     }
