@@ -741,6 +741,25 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         let database: Database = parent.resolve()
         #expect((child.resolve() as Database) === database)
         #expect((Resolver(parent: parent).resolve() as Database) === database)
+
+        // A parent's singleton is built by whichever container first asks for it.
+        parent.autoregister(DocAutoAssetService.init, name: "shared", lifetime: .singleton)
+        let first: DocAutoAssetService = child.resolve(name: "shared")
+        #expect(first.network is DocMockNetworkService)
+        #expect((parent.resolve(name: "shared") as DocAutoAssetService) === first)
+
+        // A test container keeps its own copy, so the parent's stays untouched.
+        let app = Resolver()
+        app.register { DocNetworkService() }.implements(DocNetworkServiceProtocol.self)
+        app.register { DocURLComponentsService() }
+        app.autoregister(DocAutoAssetService.init, lifetime: .singleton)
+        let overriding = Resolver(parent: app)
+        overriding.register { DocMockNetworkService() }.implements(DocNetworkServiceProtocol.self)
+        let inTest: DocAutoAssetService = Resolver.withContainer(overriding) {
+            Resolver.withTestContainer { Resolver.resolve() }
+        }
+        #expect(inTest.network is DocMockNetworkService)
+        #expect((app.resolve() as DocAutoAssetService).network is DocNetworkService)
     }
 
     private final class MyAppResolver: Resolver, @unchecked Sendable {
