@@ -127,7 +127,7 @@ extension Resolver {
 
     /// Keeps this container's own copy. Write lock held.
     func setIsolatedValueLocked(_ value: Any, weakly: Bool, for provider: AnyObject) {
-        let slot = IsolatedSlot()
+        let slot = IsolatedSlot(provider: provider)
         if weakly {
             slot.weak = value as AnyObject
         } else {

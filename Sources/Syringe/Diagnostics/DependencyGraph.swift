@@ -95,7 +95,7 @@ extension Resolver {
                 // A key written by `.implements` points at the registration that serves it.
                 let dependencies =
                     binding === provider
-                    ? (provider.declaredDependencies ?? []) + provider.observedDependencies : [provider.key]
+                    ? (provider.declaredDependencies ?? []) + provider.observedDependencies.keys : [provider.key]
                 for dependency in dependencies {
                     let target = findLocked(dependency)
                     let to = node(

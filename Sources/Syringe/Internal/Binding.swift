@@ -14,15 +14,19 @@ class AnyBinding {
     @exclusivity(unchecked) var cachedSlot: UnsafeRawPointer?
     /// Whether the next instance built must be checked for ``Singleton`` conformance (the
     /// first one, for registrations whose type alone does not tell).
-    var checksInstanceForSingleton = false
+    @exclusivity(unchecked) var checksInstanceForSingleton = false
     /// The keys this registration's factory was seen resolving, in the order it resolved
     /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
-    var observedDependencies: [Key] = []
+    @exclusivity(unchecked) var observedDependencies = KeyList()
 
     init(key: Key, site: SourceLocation, origin: AnyBinding? = nil) {
         self.key = key
         self.site = site
         originReference = origin ?? self
+    }
+
+    deinit {
+        observedDependencies.destroy()
     }
 
     /// The registration that builds the instance.
@@ -33,7 +37,7 @@ class AnyBinding {
     var origin: AnyBinding { originReference.unsafelyUnwrapped }
     private unowned(unsafe) var originReference: AnyBinding?
     /// How the registration keeps instances (meaningful on ``origin``). Lock held.
-    var storage: Storage = .transient
+    @exclusivity(unchecked) var storage: Storage = .transient
 
     /// Resolves this binding from `container` without knowing its type (for `verify()`).
     func resolveErased(in container: Resolver) throws(ResolutionError) -> Any { fatalError("abstract") }
@@ -150,5 +154,46 @@ enum Storage: Equatable {
         case .scoped(_, let strong): strong ? "scoped (strong)" : "scoped"
         case .fixed: "singleton (instance)"
         }
+    }
+}
+
+/// A growable list of keys in manually managed memory, read on the resolution path
+/// without reference counting. Guarded by the registry lock (grown under the write lock).
+struct KeyList {
+    private var base: UnsafeMutablePointer<Key>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    var keys: [Key] { base.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [] }
+
+    /// Whether `key` is in the list, looking at `position` first.
+    @inline(__always)
+    func contains(_ key: Key, expectedAt position: Int) -> Bool {
+        guard let base else { return false }
+        if position < count && base[position] == key { return true }
+        for index in 0..<count where base[index] == key { return true }
+        return false
+    }
+
+    mutating func appendIfAbsent(_ key: Key) {
+        if contains(key, expectedAt: count) { return }
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Key>.allocate(capacity: max(4, capacity * 2))
+            if let base {
+                larger.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = larger
+            capacity = max(4, capacity * 2)
+        }
+        (base! + count).initialize(to: key)
+        count += 1
+    }
+
+    /// Frees the storage. Called once, when the owner goes.
+    func destroy() {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
     }
 }

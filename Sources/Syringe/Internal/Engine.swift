@@ -8,7 +8,7 @@ extension Resolver {
     /// cached. Called with the read lock held; the binding is valid while it is held.
     @inline(__always)
     func findLocked(_ key: Key) -> (binding: AnyBinding, cache: CacheOwner)? {
-        var container = self
+        unowned(unsafe) var container = self
         var isolating: Resolver?
         while true {
             if let binding = container.registry.table.pointee.find(key) {
@@ -79,6 +79,13 @@ extension Resolver {
         _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
         registryLock.lockRead(stripe: state.stripe)
+        return try resolveSlowlyLocked(key, arguments: arguments, site: site, state: state)
+    }
+
+    /// ``resolveSlowly(_:arguments:site:state:)`` entered with the read lock held; releases it.
+    func resolveSlowlyLocked<T>(
+        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
+    ) throws(ResolutionError) -> T {
         if _slowPath(bootstrapPendingLocked()) {
             registryLock.unlockRead(stripe: state.stripe)
             bootstrapIfNeeded(state)
@@ -89,7 +96,7 @@ extension Resolver {
             return try resolveMissing(key, arguments: arguments, state: state, site: site)
         }
         let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
-        let origin = binding.origin
+        unowned(unsafe) let origin = binding.origin
         let storage = origin.storage
         if storage.isCached {
             // Unlocks.
@@ -160,21 +167,19 @@ extension Resolver {
         arguments: ArgumentValues, site: SourceLocation?, checksSingleton: Bool
     ) throws(ResolutionError) -> T {
         unowned(unsafe) let provider = binding.origin
-        if key.arguments == nil, state.frames.contains(where: { $0.provider === provider }) {
+        if key.arguments == nil, state.isBuilding(provider) {
             throw ResolutionError(
                 .cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
         }
-        if state.frames.count >= Self.maximumDepth {
+        if state.depth >= Self.maximumDepth {
             throw ResolutionError(.tooDeep, key: key, path: state.path, container: self, site: site)
         }
         let isTopLevel = state.depth == 0
         let outerContainer = state.containerReference
         state.containerReference = Unmanaged.passUnretained(self)
-        state.frames.append(Frame(key: key, provider: provider, site: site))
-        state.depth += 1
+        state.push(Frame(key: key, provider: provider, site: site))
         defer {
-            state.depth -= 1
-            state.frames.removeLast()
+            state.pop()
             state.containerReference = outerContainer
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
@@ -191,21 +196,19 @@ extension Resolver {
     /// position is checked first and the common case costs one comparison.
     @inline(__always)
     private func isKnownEdgeLocked(to key: Key, state: ThreadState) -> Bool {
-        let index = state.depth - 1
-        let observed = state.frames[index].provider.observedDependencies
-        let position = state.frames[index].resolvedDependencies
-        state.frames[index].resolvedDependencies = position + 1
-        if position < observed.count, observed[position] == key { return true }
-        return observed.contains(key)
+        let frame = state.frameBuffer + (state.depth - 1)
+        let position = frame.pointee.resolvedDependencies
+        frame.pointee.resolvedDependencies = position + 1
+        return frame.pointee.provider.observedDependencies.contains(key, expectedAt: position)
     }
 
     /// Records that the innermost frame's registration depends on `key`.
     @inline(never)
     private func recordEdge(to key: Key, state: ThreadState) {
-        guard let frame = state.frames.last else { return }
+        guard let frame = state.innermostFrame else { return }
         let provider = frame.provider
         registryLock.withWriteLock {
-            if !provider.observedDependencies.contains(key) { provider.observedDependencies.append(key) }
+            provider.observedDependencies.appendIfAbsent(key)
         }
     }
 
@@ -262,20 +265,23 @@ extension Resolver {
             registryLock.unlockRead(stripe: state.stripe)
             return value
         }
-        // Retained under the lock: once it is released, `root` could be replaced and freed.
-        let retained = container?.retain()
-        registryLock.unlockRead(stripe: state.stripe)
-        return resolveFromCurrentSlowly(key, site: site, container: retained, state: state)
+        return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state)
     }
 
-    /// Kept out of line so that the fast path above pays nothing for what this needs.
+    /// The rest of ``resolveFromCurrent(_:site:)``, entered with the read lock held, which it
+    /// releases. Kept out of line so that the fast path pays nothing for what this needs.
     @inline(never)
-    static func resolveFromCurrentSlowly<T>(
-        _ key: Key, site: SourceLocation?, container retained: Unmanaged<Resolver>?, state: ThreadState
+    static func resolveFromCurrentSlowlyLocked<T>(
+        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState
     ) -> T {
-        let resolver = retained?.takeRetainedValue() ?? current
         do {
-            return try resolver.resolveSlowly(key, arguments: .none, site: site, state: state)
+            guard let container else {
+                registryLock.unlockRead(stripe: state.stripe)
+                return try current.resolveSlowly(key, arguments: .none, site: site, state: state)
+            }
+            // Retained while the lock is held: once it is released, `root` could be replaced and freed.
+            let resolver = container.takeUnretainedValue()
+            return try resolver.resolveSlowlyLocked(key, arguments: .none, site: site, state: state)
         } catch {
             trap(error)
         }

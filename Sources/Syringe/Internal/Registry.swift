@@ -73,8 +73,13 @@ struct WeakScopeHandle {
 
 /// A cached instance kept by an isolating (test) container.
 final class IsolatedSlot {
+    /// The registration the copy belongs to, kept alive so that its identity (the slot's
+    /// key) cannot be reused by a newer registration while the slot exists.
+    let provider: AnyObject
     var strong: Any?
     weak var weak: AnyObject?
 
     var value: Any? { strong ?? weak }
+
+    init(provider: AnyObject) { self.provider = provider }
 }

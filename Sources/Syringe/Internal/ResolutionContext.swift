@@ -27,10 +27,12 @@ struct Frame {
 /// meaning.
 final class ThreadState {
     let stripe: Int
-    /// The resolution path, outermost first.
-    @exclusivity(unchecked) var frames: [Frame] = []
-    /// `frames.count`, kept apart for the hot path.
-    @exclusivity(unchecked) var depth = 0
+    /// The frames of the resolution path, outermost first: `depth` of them are initialized.
+    /// Manually allocated so that pushing and popping a frame does no bookkeeping.
+    @exclusivity(unchecked) private(set) var frameBuffer: UnsafeMutablePointer<Frame>
+    @exclusivity(unchecked) private var frameCapacity = 16
+    /// How many resolutions are in progress on this thread.
+    @exclusivity(unchecked) private(set) var depth = 0
     /// The container of the innermost resolution in progress; nil outside resolutions.
     /// Unretained: the resolution in progress keeps it alive.
     @exclusivity(unchecked) var containerReference: Unmanaged<Resolver>?
@@ -38,13 +40,46 @@ final class ThreadState {
     /// The container of the innermost resolution in progress; nil outside resolutions.
     var container: Resolver? { containerReference?.takeUnretainedValue() }
     /// `.graph` instances of the current top-level resolution.
-    var graph: [ObjectIdentifier: Any] = [:]
+    @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
     /// Whether this thread is running `registerAllServices()`.
-    var isBootstrapping = false
+    @exclusivity(unchecked) var isBootstrapping = false
 
     private init(stripe: Int) {
         self.stripe = stripe
-        frames.reserveCapacity(8)
+        frameBuffer = .allocate(capacity: frameCapacity)
+    }
+
+    deinit {
+        frameBuffer.deinitialize(count: depth)
+        frameBuffer.deallocate()
+    }
+
+    /// The frames in progress, outermost first.
+    var frames: UnsafeMutableBufferPointer<Frame> { UnsafeMutableBufferPointer(start: frameBuffer, count: depth) }
+
+    /// The innermost frame, if a resolution is in progress.
+    var innermostFrame: Frame? { depth == 0 ? nil : frameBuffer[depth - 1] }
+
+    @inline(__always)
+    func push(_ frame: Frame) {
+        if _slowPath(depth == frameCapacity) { growFrames() }
+        (frameBuffer + depth).initialize(to: frame)
+        depth += 1
+    }
+
+    @inline(__always)
+    func pop() {
+        depth -= 1
+        (frameBuffer + depth).deinitialize(count: 1)
+    }
+
+    @inline(never)
+    private func growFrames() {
+        let larger = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
+        larger.moveInitialize(from: frameBuffer, count: depth)
+        frameBuffer.deallocate()
+        frameBuffer = larger
+        frameCapacity *= 2
     }
 
     private static let key: pthread_key_t = {
@@ -87,4 +122,10 @@ final class ThreadState {
     var path: [Key] { frames.map(\.key) }
 
     var isResolving: Bool { depth != 0 }
+
+    /// Whether `provider` is being built by a frame in progress (a dependency cycle).
+    func isBuilding(_ provider: AnyBinding) -> Bool {
+        for index in 0..<depth where frameBuffer[index].provider === provider { return true }
+        return false
+    }
 }
