@@ -86,4 +86,43 @@ public struct Registration<T>: @unchecked Sendable {
         resolver.register(
             type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
     }
+
+    /// Registers another class in a ``Scope``, in the same container.
+    @discardableResult
+    public func register<U: AnyObject>(
+        _ type: U.Type = U.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (Resolver) throws -> U
+    ) -> Registration<U> {
+        resolver.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Registers another factory taking runtime arguments, in the same container.
+    ///
+    /// ```swift
+    /// resolver
+    ///     .register(arguments: ClassA.self) { ClassB(classA: $0) }
+    ///     .register(arguments: ClassA.self) { ClassC(classA: $0, classB: Resolver.resolve(arguments: $0)) }
+    /// ```
+    @discardableResult
+    public func register<U, First, each Rest>(
+        _ type: U.Type = U.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        arguments first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (First, repeat each Rest) throws -> U
+    ) -> Registration<U> {
+        resolver.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, arguments: first, repeat each rest,
+            file: file, line: line, factory: factory)
+    }
 }

@@ -36,7 +36,7 @@ extension Resolver {
         let key = Key(T.self, qualifier: qualifier, name: name)
         return register(T.self, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line) {
             resolver in
-            guard isMainThread() else {
+            guard ThreadState.current.callerIsOnMainActor || isMainThread() else {
                 let state = ThreadState.current
                 throw ResolutionError(
                     .offMainActor, key: key, path: Array(state.path.dropLast()), container: resolver, site: nil)
@@ -83,3 +83,32 @@ func isMainThread() -> Bool {
     @_silgen_name("gettid")
     private func linuxThreadID() -> pid_t
 #endif
+
+/// Notes, for the length of a resolve call, that its caller is isolated to the main actor.
+///
+/// The resolve entry points take `isolation: (any Actor)? = #isolation`, so the compiler
+/// tells them where they are called from; a main-actor-bound factory further down the
+/// (synchronous) resolution reads the note. This works on every platform, also where the
+/// main actor does not run on the process's main thread.
+struct MainActorMark {
+    private let state: ThreadState?
+    private let previous: Bool
+
+    @inline(__always)
+    init(_ isolation: (any Actor)?) {
+        guard let isolation, isolation === MainActor.shared else {
+            state = nil
+            previous = false
+            return
+        }
+        let state = ThreadState.current
+        self.state = state
+        previous = state.callerIsOnMainActor
+        state.callerIsOnMainActor = true
+    }
+
+    @inline(__always)
+    func end() {
+        state?.callerIsOnMainActor = previous
+    }
+}

@@ -18,9 +18,12 @@ extension Resolver {
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> T {
-        resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name))
     }
 
     /// Resolves a `T` and casts it to the type the caller expects.
@@ -33,8 +36,11 @@ extension Resolver {
         _ type: T.Type,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> U {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
         let value: T = resolve(T.self, scopedTo: scope, qualifiedBy: qualifier, name: name)
         guard let converted = value as? U else {
             let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
@@ -56,8 +62,11 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         arguments first: First,
-        _ rest: repeat each Rest
+        _ rest: repeat each Rest,
+        isolation: (any Actor)? = #isolation
     ) -> T {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
         do {
             return try tryResolve(T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
         } catch {
@@ -75,11 +84,38 @@ extension Resolver {
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> T? {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
         do {
             return try resolveValue(Key(T.self, qualifier: qualifier, scope: scope, name: name))
         } catch {
+            trap(error)
+        }
+    }
+
+    /// Resolves a `T` built with runtime arguments, or returns nil when nothing is registered
+    /// for it with these argument types.
+    ///
+    /// ```swift
+    /// let d: ClassD? = resolver.optional(arguments: "stage", 1200)
+    /// ```
+    public func optional<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: (any Actor)? = #isolation
+    ) -> T? {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        do {
+            return try tryResolve(T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        } catch {
+            if case .missing = error.reason, error.path.count == ThreadState.current.depth + 1 { return nil }
             trap(error)
         }
     }
@@ -94,9 +130,12 @@ extension Resolver {
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name))
     }
 
     /// Resolves a `T` built with runtime arguments, throwing a ``ResolutionError`` on failure
@@ -106,8 +145,11 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         arguments first: First,
-        _ rest: repeat each Rest
+        _ rest: repeat each Rest,
+        isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
         var values = (first, repeat each rest)
         let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
         let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
@@ -144,6 +186,7 @@ extension Resolver {
     /// let plugins: [Plugin] = resolver.resolveAll()
     /// ```
     public func resolveAll<T>(_ type: T.Type = T.self) -> [T] {
+        bootstrapIfPending()
         let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }
@@ -168,6 +211,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil
     ) -> Bool {
+        bootstrapIfPending()
         let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
         return registryLock.withReadLock(ThreadState.current.stripe) { findLocked(key) != nil }
     }

@@ -131,9 +131,12 @@ extension Resolver {
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> T {
-        resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name))
     }
 
     /// Resolves a `T` from ``current`` and casts it to the type the caller expects.
@@ -146,9 +149,12 @@ extension Resolver {
         _ type: T.Type,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> U {
-        current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``.
@@ -161,9 +167,12 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         arguments first: First,
-        _ rest: repeat each Rest
+        _ rest: repeat each Rest,
+        isolation: (any Actor)? = #isolation
     ) -> T {
-        current.resolve(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return current.resolve(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
     }
 
     /// Resolves a `T` from ``current``, or nil when nothing is registered for it.
@@ -175,9 +184,30 @@ extension Resolver {
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> T? {
-        current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+    }
+
+    /// Resolves a `T` built with runtime arguments from ``current``, or nil when nothing serves them.
+    ///
+    /// ```swift
+    /// let d: ClassD? = Resolver.optional(arguments: "stage", 1200)
+    /// ```
+    public static func optional<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: (any Actor)? = #isolation
+    ) -> T? {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return current.optional(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` on failure.
@@ -189,9 +219,12 @@ extension Resolver {
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil
+        name: String? = nil,
+        isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``, throwing on failure.
@@ -200,9 +233,12 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         arguments first: First,
-        _ rest: repeat each Rest
+        _ rest: repeat each Rest,
+        isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        try current.tryResolve(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        return try current.tryResolve(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
     }
 
     /// Resolves one instance from every registration serving `T` in ``current``.

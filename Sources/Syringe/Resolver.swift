@@ -171,6 +171,7 @@ extension Resolver {
     ///
     /// The binding is task-local: child tasks inherit it, but a new `Thread` or a detached
     /// task does not; pass the container along and bind it again there.
+    @discardableResult
     public static func withContainer<R>(_ container: Resolver, _ body: () throws -> R) rethrows -> R {
         Globals.changeBindingCount(by: 1)
         defer { Globals.changeBindingCount(by: -1) }
@@ -178,6 +179,7 @@ extension Resolver {
     }
 
     /// Runs the asynchronous `body` with `container` as ``current``.
+    @discardableResult
     public static func withContainer<R>(
         _ container: Resolver,
         isolation: isolated (any Actor)? = #isolation,

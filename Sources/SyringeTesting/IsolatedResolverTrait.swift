@@ -18,6 +18,12 @@ import Testing
 public struct IsolatedResolverTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
+    /// A container for the suite itself, and one for each test case (nested in its suite's).
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        if test.isSuite { return self }
+        return testCase == nil ? nil : self
+    }
+
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

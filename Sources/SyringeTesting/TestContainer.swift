@@ -17,11 +17,13 @@ extension Resolver {
     ///
     /// The container is bound task-locally: work started on a new `Thread` or in a detached
     /// task does not see it; capture `Resolver.current` and use ``Resolver/withContainer(_:_:)-(_,()->R)`` there.
+    @discardableResult
     public static func withTestContainer<R>(_ body: () throws -> R) rethrows -> R {
         try withContainer(makeTestContainer(), body)
     }
 
     /// Runs the asynchronous `body` against a fresh test container.
+    @discardableResult
     public static func withTestContainer<R>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R

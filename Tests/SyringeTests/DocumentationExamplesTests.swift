@@ -723,8 +723,8 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         withExtendedLifetime(first) {}
     }
 
-    /// Containers.md, "Standalone, shared and child containers": a parent's factory resolves
-    /// through the child, and a parent's singleton stays the parent's.
+    /// Containers.md, "Standalone, shared and child containers": a parent's transient factory
+    /// resolves through the child, and a parent's singleton stays the parent's, built by it.
     @Test func containersParentFactoriesAndSingletons() {
         let parent = Resolver()
         parent.register { DocNetworkService() }.implements(DocNetworkServiceProtocol.self)
@@ -742,10 +742,10 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         #expect((child.resolve() as Database) === database)
         #expect((Resolver(parent: parent).resolve() as Database) === database)
 
-        // A parent's singleton is built by whichever container first asks for it.
+        // A parent's singleton is built by the parent, even when a child asks first.
         parent.autoregister(DocAutoAssetService.init, name: "shared", lifetime: .singleton)
         let first: DocAutoAssetService = child.resolve(name: "shared")
-        #expect(first.network is DocMockNetworkService)
+        #expect(first.network is DocNetworkService)
         #expect((parent.resolve(name: "shared") as DocAutoAssetService) === first)
 
         // A test container keeps its own copy, so the parent's stays untouched.

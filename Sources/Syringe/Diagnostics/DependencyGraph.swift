@@ -73,7 +73,8 @@ extension Resolver {
     /// print(graph.dot)
     /// ```
     public func dependencyGraph() -> DependencyGraph {
-        registryLock.withReadLock(ThreadState.current.stripe) {
+        bootstrapIfPending()
+        return registryLock.withReadLock(ThreadState.current.stripe) {
             let bindings = allBindingsLocked()
             var ids: [Key: String] = [:]
             var nodes: [DependencyGraph.Node] = []

@@ -53,6 +53,7 @@ extension Resolver {
     /// uses plain `$0.resolve()` stops the program at its first missing dependency, as
     /// `resolve()` does.
     public func verify() -> VerificationReport {
+        bootstrapIfPending()
         let sandbox = Resolver(isolatedChildOf: self, name: "verification of \(name)")
         let bindings = registryLock.withReadLock(ThreadState.current.stripe) { allBindingsLocked() }
         var failures: [ResolutionError] = []

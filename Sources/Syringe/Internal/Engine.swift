@@ -7,12 +7,15 @@ extension Resolver {
     /// Finds the binding for `key` along the parent chain and where its instances are
     /// cached. Called with the read lock held; the binding is valid while it is held.
     @inline(__always)
-    func findLocked(_ key: Key) -> (binding: AnyBinding, cache: CacheOwner)? {
+    func findLocked(_ key: Key) -> (binding: AnyBinding, cache: CacheOwner, owner: Unmanaged<Resolver>)? {
         unowned(unsafe) var container = self
         var isolating: Resolver?
         while true {
             if let binding = container.registry.table.pointee.find(key) {
-                return (binding.takeUnretainedValue(), isolating.map(CacheOwner.container) ?? .registration)
+                return (
+                    binding.takeUnretainedValue(), isolating.map(CacheOwner.container) ?? .registration,
+                    Unmanaged.passUnretained(container)
+                )
             }
             if container.isolatesCache && isolating == nil { isolating = container }
             guard let parent = container.parent else { return nil }
@@ -67,6 +70,7 @@ extension Resolver {
     /// Optional, or (for an Optional type) the wrapped type's absence.
     func canResolve<T>(_ key: Key, as type: T.Type) -> Bool {
         if T.self is any OptionalResolvable.Type { return true }
+        bootstrapIfPending()
         return registryLock.withReadLock(ThreadState.current.stripe) {
             findLocked(key) != nil || (key.arguments == nil && optionalArgumentBindingLocked(key) != nil)
         }
@@ -101,7 +105,8 @@ extension Resolver {
         if storage.isCached {
             // Unlocks.
             return try resolveCachedLocked(
-                binding, key: key, cache: found.cache, storage: storage, state: state, arguments: arguments, site: site)
+                binding, key: key, cache: found.cache, owner: found.owner, storage: storage, state: state,
+                arguments: arguments, site: site)
         }
         let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
         let checksSingleton = origin.checksInstanceForSingleton
@@ -117,8 +122,8 @@ extension Resolver {
     /// releases it.
     @inline(never)
     private func resolveCachedLocked<T>(
-        _ binding: Binding<T>, key: Key, cache: CacheOwner, storage: Storage, state: ThreadState,
-        arguments: ArgumentValues, site: SourceLocation?
+        _ binding: Binding<T>, key: Key, cache: CacheOwner, owner: Unmanaged<Resolver>, storage: Storage,
+        state: ThreadState, arguments: ArgumentValues, site: SourceLocation?
     ) throws(ResolutionError) -> T {
         let lookup = binding.lookupLocked(in: cache)
         let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
@@ -128,7 +133,17 @@ extension Resolver {
         if case .cached(let value) = lookup { return value }
         return try build(
             binding, key: key, cache: cache, storage: storage, state: state,
-            arguments: arguments, site: site, checksSingleton: checksSingleton)
+            arguments: arguments, site: site, checksSingleton: checksSingleton,
+            factoryContainer: factoryContainer(for: cache, owner: owner.takeUnretainedValue()))
+    }
+
+    /// The container a factory receives (and static calls inside it use). An instance the
+    /// registration itself keeps (a singleton of a parent, say) is built by the container
+    /// that owns the registration, so that a child's overrides never end up inside a parent's
+    /// singleton; everything else is built by the container resolving, so its overrides apply.
+    private func factoryContainer(for cache: CacheOwner, owner: Resolver) -> Resolver {
+        if case .registration = cache { return owner }
+        return self
     }
 
     /// Resolves one known binding of this container's chain (for `verify()` and `resolveAll()`).
@@ -136,17 +151,28 @@ extension Resolver {
         _ binding: Binding<T>, key: Key, arguments: ArgumentValues, site: SourceLocation?
     ) throws(ResolutionError) -> T {
         let state = ThreadState.current
-        let (lookup, storage, cache, checksSingleton) = registryLock.withReadLock(state.stripe) {
+        let (lookup, storage, cache, checksSingleton, owner) = registryLock.withReadLock(state.stripe) {
             let cache = cacheOwnerLocked(for: binding.provider.registry)
             return (
                 binding.lookupLocked(in: cache), binding.origin.storage, cache,
-                binding.origin.checksInstanceForSingleton
+                binding.origin.checksInstanceForSingleton, ownerLocked(of: binding.provider.registry)
             )
         }
         if case .cached(let value) = lookup { return value }
         return try build(
             binding, key: key, cache: cache, storage: storage, state: state, arguments: arguments, site: site,
-            checksSingleton: checksSingleton)
+            checksSingleton: checksSingleton,
+            factoryContainer: storage.isCached ? factoryContainer(for: cache, owner: owner ?? self) : self)
+    }
+
+    /// The container along the chain whose registrations live in `registry`. Read lock held.
+    func ownerLocked(of registry: Registry) -> Resolver? {
+        var container: Resolver? = self
+        while let current = container {
+            if current.registry === registry { return current }
+            container = current.parent
+        }
+        return nil
     }
 
     /// Where instances of a registration in `registry` are cached when resolved from here.
@@ -164,8 +190,9 @@ extension Resolver {
     /// the resolution path.
     func build<T>(
         _ binding: Binding<T>, key: Key, cache: CacheOwner, storage: Storage, state: ThreadState,
-        arguments: ArgumentValues, site: SourceLocation?, checksSingleton: Bool
+        arguments: ArgumentValues, site: SourceLocation?, checksSingleton: Bool, factoryContainer: Resolver? = nil
     ) throws(ResolutionError) -> T {
+        unowned(unsafe) let factoryContainer = factoryContainer ?? self
         unowned(unsafe) let provider = binding.origin
         if key.arguments == nil, state.isBuilding(provider) {
             throw ResolutionError(
@@ -176,7 +203,7 @@ extension Resolver {
         }
         let isTopLevel = state.depth == 0
         let outerContainer = state.containerReference
-        state.containerReference = Unmanaged.passUnretained(self)
+        state.containerReference = Unmanaged.passUnretained(factoryContainer)
         state.push(Frame(key: key, provider: provider, site: site))
         defer {
             state.pop()
@@ -184,7 +211,7 @@ extension Resolver {
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
         let request = Request(
-            key: key, container: self, cache: cache, state: state, arguments: arguments, site: site,
+            key: key, container: factoryContainer, cache: cache, state: state, arguments: arguments, site: site,
             checksSingleton: checksSingleton)
         return try binding.produce(request, storage: storage)
     }
@@ -297,6 +324,13 @@ extension Resolver {
         }
     }
 
+    /// Runs `registerAllServices()` if it is still pending for this container's chain: called
+    /// before operations that read registrations as a whole (verify, graph, resolveAll, …).
+    func bootstrapIfPending() {
+        let state = ThreadState.current
+        if registryLock.withReadLock(state.stripe, { bootstrapPendingLocked() }) { bootstrapIfNeeded(state) }
+    }
+
     /// Runs `ResolverRegistering.registerAllServices()` once, before the first resolution
     /// that reaches ``main``.
     @inline(never)
@@ -324,7 +358,7 @@ extension Resolver {
 
     /// Whether this resolution reaches ``main`` before its `registerAllServices()` ran.
     /// Read lock held.
-    private func bootstrapPendingLocked() -> Bool {
+    func bootstrapPendingLocked() -> Bool {
         var container: Resolver? = self
         while let current = container {
             if current.registry.bootstrapPending { return true }

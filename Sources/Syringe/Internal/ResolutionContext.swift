@@ -43,6 +43,8 @@ final class ThreadState {
     @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
     /// Whether this thread is running `registerAllServices()`.
     @exclusivity(unchecked) var isBootstrapping = false
+    /// Whether the resolve call in progress was made from main-actor-isolated code.
+    @exclusivity(unchecked) var callerIsOnMainActor = false
 
     private init(stripe: Int) {
         self.stripe = stripe

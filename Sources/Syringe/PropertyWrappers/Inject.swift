@@ -19,31 +19,45 @@ public struct Inject<T> {
     public var wrappedValue: T
 
     /// Resolves `T` with no qualifier, from `container` if given.
-    public init(container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        wrappedValue = InjectionRequest(T.self, container: container, file: file, line: line).resolveNow()
+    public init(
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        wrappedValue = InjectionRequest(T.self, container: container, isolation: isolation, file: file, line: line)
+            .resolveNow()
     }
 
     /// Resolves `T` registered under `qualifier`.
     public init(
-        _ qualifier: any Qualifier.Type, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line
+        _ qualifier: any Qualifier.Type, container: Resolver? = nil, isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
-        wrappedValue = InjectionRequest(T.self, qualifier: qualifier, container: container, file: file, line: line)
-            .resolveNow()
+        wrappedValue = InjectionRequest(
+            T.self, qualifier: qualifier, container: container, isolation: isolation, file: file, line: line
+        )
+        .resolveNow()
     }
 
     /// Resolves `T` in `scope`, optionally under `qualifier`.
     public init(
         _ scope: any Scope.Type, _ qualifier: (any Qualifier.Type)? = nil, container: Resolver? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
     ) {
         wrappedValue = InjectionRequest(
-            T.self, scope: scope, qualifier: qualifier, container: container, file: file, line: line
+            T.self, scope: scope, qualifier: qualifier, container: container, isolation: isolation, file: file,
+            line: line
         ).resolveNow()
     }
 
     /// Resolves `T` registered under `name`.
-    public init(name: String, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        wrappedValue = InjectionRequest(T.self, name: name, container: container, file: file, line: line).resolveNow()
+    public init(
+        name: String, container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        wrappedValue = InjectionRequest(
+            T.self, name: name, container: container, isolation: isolation, file: file, line: line
+        ).resolveNow()
     }
 
     /// Uses `provider` instead of the container.
@@ -70,6 +84,8 @@ extension Inject: Sendable where T: Sendable {}
 extension InjectionRequest {
     /// Resolves from the explicit container, or from the current one.
     func resolveNow<T>() -> T {
+        let mark = MainActorMark(isOnMainActor ? MainActor.shared : nil)
+        defer { mark.end() }
         if let container { return container.resolveOrTrap(key, site: site) }
         return Resolver.resolveFromCurrent(key, site: site)
     }

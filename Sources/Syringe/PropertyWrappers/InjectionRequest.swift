@@ -4,24 +4,31 @@ struct InjectionRequest: @unchecked Sendable {
     /// An explicit container, or nil for the one current when the enclosing object is created.
     let container: Resolver?
     let site: SourceLocation
+    /// Whether the enclosing object is created in main-actor-isolated code.
+    let isOnMainActor: Bool
 
     init(
         _ type: Any.Type, scope: (any Scope.Type)? = nil, qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil, container: Resolver?, file: StaticString, line: UInt
+        name: String? = nil, container: Resolver?, isolation: (any Actor)?, file: StaticString, line: UInt
     ) {
         key = Key(type, qualifier: qualifier, scope: scope, name: name)
         self.container = container
         site = SourceLocation(file: file, line: line)
+        isOnMainActor = isolation.map { $0 === MainActor.shared } ?? false
     }
 
     /// The container to resolve from: the explicit one, else the current one.
     func resolver() -> Resolver { container ?? Resolver.current }
 
     func resolve<T>(in resolver: Resolver) -> T {
-        resolver.resolveOrTrap(key, site: site)
+        let mark = MainActorMark(isOnMainActor ? MainActor.shared : nil)
+        defer { mark.end() }
+        return resolver.resolveOrTrap(key, site: site)
     }
 
     func optional<T>(in resolver: Resolver) -> T? {
+        let mark = MainActorMark(isOnMainActor ? MainActor.shared : nil)
+        defer { mark.end() }
         do {
             return try resolver.resolveValue(key, site: site)
         } catch {

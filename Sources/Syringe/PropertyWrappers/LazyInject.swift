@@ -20,29 +20,42 @@ public struct LazyInject<T> {
     }
 
     /// Resolves `T` with no qualifier on first access, from `container` if given.
-    public init(container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        box = LazyBox(InjectionRequest(T.self, container: container, file: file, line: line))
+    public init(
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        box = LazyBox(InjectionRequest(T.self, container: container, isolation: isolation, file: file, line: line))
     }
 
     /// Resolves `T` registered under `qualifier` on first access.
     public init(
-        _ qualifier: any Qualifier.Type, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line
+        _ qualifier: any Qualifier.Type, container: Resolver? = nil, isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
-        box = LazyBox(InjectionRequest(T.self, qualifier: qualifier, container: container, file: file, line: line))
+        box = LazyBox(
+            InjectionRequest(
+                T.self, qualifier: qualifier, container: container, isolation: isolation, file: file, line: line))
     }
 
     /// Resolves `T` in `scope`, optionally under `qualifier`, on first access.
     public init(
         _ scope: any Scope.Type, _ qualifier: (any Qualifier.Type)? = nil, container: Resolver? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
     ) {
         box = LazyBox(
-            InjectionRequest(T.self, scope: scope, qualifier: qualifier, container: container, file: file, line: line))
+            InjectionRequest(
+                T.self, scope: scope, qualifier: qualifier, container: container, isolation: isolation, file: file,
+                line: line))
     }
 
     /// Resolves `T` registered under `name` on first access.
-    public init(name: String, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        box = LazyBox(InjectionRequest(T.self, name: name, container: container, file: file, line: line))
+    public init(
+        name: String, container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        box = LazyBox(
+            InjectionRequest(T.self, name: name, container: container, isolation: isolation, file: file, line: line))
     }
 
     /// Calls `provider` on first access instead of using the container.

@@ -13,32 +13,43 @@ public struct OptionalInject<T> {
     public var wrappedValue: T?
 
     /// Resolves `T` with no qualifier, from `container` if given.
-    public init(container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        let request = InjectionRequest(T.self, container: container, file: file, line: line)
+    public init(
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        let request = InjectionRequest(T.self, container: container, isolation: isolation, file: file, line: line)
         wrappedValue = request.optional(in: request.resolver())
     }
 
     /// Resolves `T` registered under `qualifier`.
     public init(
-        _ qualifier: any Qualifier.Type, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line
+        _ qualifier: any Qualifier.Type, container: Resolver? = nil, isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
-        let request = InjectionRequest(T.self, qualifier: qualifier, container: container, file: file, line: line)
+        let request = InjectionRequest(
+            T.self, qualifier: qualifier, container: container, isolation: isolation, file: file, line: line)
         wrappedValue = request.optional(in: request.resolver())
     }
 
     /// Resolves `T` in `scope`, optionally under `qualifier`.
     public init(
         _ scope: any Scope.Type, _ qualifier: (any Qualifier.Type)? = nil, container: Resolver? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
     ) {
         let request = InjectionRequest(
-            T.self, scope: scope, qualifier: qualifier, container: container, file: file, line: line)
+            T.self, scope: scope, qualifier: qualifier, container: container, isolation: isolation, file: file,
+            line: line)
         wrappedValue = request.optional(in: request.resolver())
     }
 
     /// Resolves `T` registered under `name`.
-    public init(name: String, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        let request = InjectionRequest(T.self, name: name, container: container, file: file, line: line)
+    public init(
+        name: String, container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        let request = InjectionRequest(
+            T.self, name: name, container: container, isolation: isolation, file: file, line: line)
         wrappedValue = request.optional(in: request.resolver())
     }
 

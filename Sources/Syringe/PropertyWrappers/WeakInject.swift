@@ -18,32 +18,49 @@ public struct WeakInject<T: AnyObject> {
     }
 
     /// Resolves `T` with no qualifier, from `container` if given.
-    public init(container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionRequest(T.self, container: container, file: file, line: line).resolveNow() as T
+    public init(
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage =
+            InjectionRequest(T.self, container: container, isolation: isolation, file: file, line: line).resolveNow()
+            as T
     }
 
     /// Resolves `T` registered under `qualifier`.
     public init(
-        _ qualifier: any Qualifier.Type, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line
+        _ qualifier: any Qualifier.Type, container: Resolver? = nil, isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
         storage =
-            InjectionRequest(T.self, qualifier: qualifier, container: container, file: file, line: line)
+            InjectionRequest(
+                T.self, qualifier: qualifier, container: container, isolation: isolation, file: file, line: line
+            )
             .resolveNow() as T
     }
 
     /// Resolves `T` in `scope`, optionally under `qualifier`.
     public init(
         _ scope: any Scope.Type, _ qualifier: (any Qualifier.Type)? = nil, container: Resolver? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
     ) {
         storage =
-            InjectionRequest(T.self, scope: scope, qualifier: qualifier, container: container, file: file, line: line)
+            InjectionRequest(
+                T.self, scope: scope, qualifier: qualifier, container: container, isolation: isolation, file: file,
+                line: line
+            )
             .resolveNow() as T
     }
 
     /// Resolves `T` registered under `name`.
-    public init(name: String, container: Resolver? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionRequest(T.self, name: name, container: container, file: file, line: line).resolveNow() as T
+    public init(
+        name: String, container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage =
+            InjectionRequest(T.self, name: name, container: container, isolation: isolation, file: file, line: line)
+            .resolveNow() as T
     }
 
     /// Uses `provider` instead of the container.
