@@ -21,9 +21,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        return resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
     /// Resolves a `T` and casts it to the type the caller expects.
@@ -39,9 +37,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) -> U {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        let value: T = resolve(T.self, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        let value: T = resolve(T.self, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
         guard let converted = value as? U else {
             let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
             trap(
@@ -65,10 +61,9 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
         do {
-            return try tryResolve(T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+            return try tryResolve(
+                T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
         } catch {
             trap(error)
         }
@@ -87,10 +82,8 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) -> T? {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
         do {
-            return try resolveValue(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+            return try resolveValue(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
         } catch {
             trap(error)
         }
@@ -110,10 +103,9 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) -> T? {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
         do {
-            return try tryResolve(T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+            return try tryResolve(
+                T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
         } catch {
             if case .missing = error.reason, error.path.count == ThreadState.current.depth + 1 { return nil }
             trap(error)
@@ -133,9 +125,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        return try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
     /// Resolves a `T` built with runtime arguments, throwing a ``ResolutionError`` on failure
@@ -148,16 +138,14 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
         var values = (first, repeat each rest)
         let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
         let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
-            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)))
+            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }
         if let resolved { return resolved }
         if let wrapped: T = try resolveWrappingInOptional(
-            T.self, qualifier: qualifier, name: name, first, repeat each rest)
+            T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
         {
             return wrapped
         }
@@ -166,7 +154,8 @@ extension Resolver {
 
     /// A single argument `A` also reaches a registration whose argument is `A?`.
     private func resolveWrappingInOptional<T, First, each Rest>(
-        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, _ first: First, _ rest: repeat each Rest
+        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, isolation: (any Actor)?, _ first: First,
+        _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
         var count = 0
         for _ in repeat (each Rest).self { count += 1 }
@@ -174,7 +163,7 @@ extension Resolver {
         var optional: First? = first
         let key = Key(T.self, qualifier: qualifier, name: name, arguments: First?.self)
         return try withUnsafePointer(to: &optional) { pointer throws(ResolutionError) in
-            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)))
+            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }
     }
 

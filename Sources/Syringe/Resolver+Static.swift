@@ -134,9 +134,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name))
+        return resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
     /// Resolves a `T` from ``current`` and casts it to the type the caller expects.
@@ -152,9 +150,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) -> U {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        return current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``.
@@ -170,9 +166,8 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return current.resolve(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        return current.resolve(
+            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
     }
 
     /// Resolves a `T` from ``current``, or nil when nothing is registered for it.
@@ -187,9 +182,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) -> T? {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        return current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``, or nil when nothing serves them.
@@ -205,9 +198,8 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) -> T? {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return current.optional(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        return current.optional(
+            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` on failure.
@@ -222,9 +214,7 @@ extension Resolver {
         name: String? = nil,
         isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name)
+        return try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``, throwing on failure.
@@ -236,9 +226,8 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return try current.tryResolve(type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest)
+        return try current.tryResolve(
+            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
     }
 
     /// Resolves one instance from every registration serving `T` in ``current``.

@@ -45,7 +45,7 @@ extension Resolver {
     /// Resolves `key`, throwing the missing-registration error when nothing serves it.
     @inline(__always)
     func resolveOrThrow<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T {
         unowned(unsafe) let state = ThreadState.current
         registryLock.lockRead(stripe: state.stripe)
@@ -55,15 +55,17 @@ extension Resolver {
             return value
         }
         registryLock.unlockRead(stripe: state.stripe)
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
         return try resolveSlowly(key, arguments: arguments, site: site, state: state)
     }
 
     /// Resolves `key`, or returns nil when nothing is registered for it (other failures throw).
     func resolveValue<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T? {
         guard canResolve(key, as: T.self) else { return nil }
-        return try resolveOrThrow(key, arguments: arguments, site: site) as T
+        return try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation) as T
     }
 
     /// Whether something serves `key`: a registration, a registration whose only argument is
@@ -273,7 +275,7 @@ extension Resolver {
     /// The common case (a strongly cached instance, no bound container) takes one lock
     /// acquisition and no reference counting beyond the returned value's.
     @inline(__always)
-    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation? = nil) -> T {
+    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation? = nil, isolation: (any Actor)? = nil) -> T {
         unowned(unsafe) let state = ThreadState.current
         registryLock.lockRead(stripe: state.stripe)
         let globals = Globals.state
@@ -292,15 +294,18 @@ extension Resolver {
             registryLock.unlockRead(stripe: state.stripe)
             return value
         }
-        return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state)
+        return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state, isolation: isolation)
     }
 
     /// The rest of ``resolveFromCurrent(_:site:)``, entered with the read lock held, which it
     /// releases. Kept out of line so that the fast path pays nothing for what this needs.
     @inline(never)
     static func resolveFromCurrentSlowlyLocked<T>(
-        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState
+        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState,
+        isolation: (any Actor)?
     ) -> T {
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
         do {
             guard let container else {
                 registryLock.unlockRead(stripe: state.stripe)
@@ -316,9 +321,11 @@ extension Resolver {
 
     /// Resolves `key` or stops the program with the resolution error.
     @inline(__always)
-    func resolveOrTrap<T>(_ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil) -> T {
+    func resolveOrTrap<T>(
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
+    ) -> T {
         do {
-            return try resolveOrThrow(key, arguments: arguments, site: site)
+            return try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation)
         } catch {
             trap(error)
         }

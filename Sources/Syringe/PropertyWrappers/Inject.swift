@@ -84,9 +84,7 @@ extension Inject: Sendable where T: Sendable {}
 extension InjectionRequest {
     /// Resolves from the explicit container, or from the current one.
     func resolveNow<T>() -> T {
-        let mark = MainActorMark(isOnMainActor ? MainActor.shared : nil)
-        defer { mark.end() }
-        if let container { return container.resolveOrTrap(key, site: site) }
-        return Resolver.resolveFromCurrent(key, site: site)
+        if let container { return container.resolveOrTrap(key, site: site, isolation: isolation) }
+        return Resolver.resolveFromCurrent(key, site: site, isolation: isolation)
     }
 }

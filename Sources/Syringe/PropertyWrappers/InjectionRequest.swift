@@ -5,7 +5,7 @@ struct InjectionRequest: @unchecked Sendable {
     let container: Resolver?
     let site: SourceLocation
     /// Whether the enclosing object is created in main-actor-isolated code.
-    let isOnMainActor: Bool
+    var isOnMainActor: Bool
 
     init(
         _ type: Any.Type, scope: (any Scope.Type)? = nil, qualifier: (any Qualifier.Type)? = nil,
@@ -20,17 +20,16 @@ struct InjectionRequest: @unchecked Sendable {
     /// The container to resolve from: the explicit one, else the current one.
     func resolver() -> Resolver { container ?? Resolver.current }
 
+    /// The isolation to report to a main-actor-bound registration.
+    var isolation: (any Actor)? { isOnMainActor ? MainActor.shared : nil }
+
     func resolve<T>(in resolver: Resolver) -> T {
-        let mark = MainActorMark(isOnMainActor ? MainActor.shared : nil)
-        defer { mark.end() }
-        return resolver.resolveOrTrap(key, site: site)
+        resolver.resolveOrTrap(key, site: site, isolation: isolation)
     }
 
     func optional<T>(in resolver: Resolver) -> T? {
-        let mark = MainActorMark(isOnMainActor ? MainActor.shared : nil)
-        defer { mark.end() }
         do {
-            return try resolver.resolveValue(key, site: site)
+            return try resolver.resolveValue(key, site: site, isolation: isolation)
         } catch {
             trap(error)
         }

@@ -82,7 +82,11 @@ final class LazyBox<T>: @unchecked Sendable {
 
     init(_ request: InjectionRequest) {
         let resolver = request.resolver()
-        make = { request.resolve(in: resolver) }
+        var request = request
+        // An object created by a factory that a main-actor caller is resolving was created on
+        // the main actor too, even where the wrapper's own default argument cannot tell.
+        if !request.isOnMainActor { request.isOnMainActor = ThreadState.current.callerIsOnMainActor }
+        make = { [request] in request.resolve(in: resolver) }
         site = request.site
     }
 
