@@ -127,7 +127,12 @@ final class ThreadState {
 
     /// Whether `provider` is being built by a frame in progress (a dependency cycle).
     func isBuilding(_ provider: AnyBinding) -> Bool {
-        for index in 0..<depth where frameBuffer[index].provider === provider { return true }
+        var frame = frameBuffer
+        let end = frameBuffer + depth
+        while frame < end {
+            if frame.pointee.provider === provider { return true }
+            frame += 1
+        }
         return false
     }
 }
