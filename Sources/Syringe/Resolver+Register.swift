@@ -10,7 +10,7 @@ extension Resolver {
     /// resolver.register(name: "🥐") { Croissant() as Bread }
     /// ```
     ///
-    /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:)-method`` callers receive its
+    /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method`` callers receive its
     /// error wrapped in a ``ResolutionError``. Re-registering a key replaces it unless
     /// ``allowsOverrides`` is `false`.
     @discardableResult

@@ -12,8 +12,8 @@ extension Resolver {
     /// ```
     ///
     /// Asking for `A?` resolves `A`, and yields nil when `A` is not registered.
-    /// - SeeAlso: ``tryResolve(_:scopedTo:qualifiedBy:name:)-method``,
-    ///   ``optional(_:scopedTo:qualifiedBy:name:)-method``
+    /// - SeeAlso: ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method``,
+    ///   ``optional(_:scopedTo:qualifiedBy:name:isolation:)-method``
     public func resolve<T>(
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,

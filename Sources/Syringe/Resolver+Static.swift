@@ -122,7 +122,7 @@ extension Resolver {
         current.install(modules)
     }
 
-    /// Resolves a `T` from ``current``. See ``resolve(_:scopedTo:qualifiedBy:name:)-(_,_,_,_)``.
+    /// Resolves a `T` from ``current``. See ``resolve(_:scopedTo:qualifiedBy:name:isolation:)-714i``.
     ///
     /// ```swift
     /// init(api: APIClient = Resolver.resolve(qualifiedBy: Staging.self)) { … }
