@@ -112,8 +112,14 @@ extension Resolver {
         }
         let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
         let checksSingleton = origin.checksInstanceForSingleton
+        let isPlainTransient =
+            storage == .transient && found.binding === origin && key.arguments == nil && !checksSingleton
         registryLock.unlockRead(stripe: state.stripe)
         if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
+        if isPlainTransient {
+            return try buildTransient(
+                unsafeDowncast(found.binding, to: Provider<T>.self), key: key, state: state, site: site)
+        }
         return try build(
             binding, key: key, cache: found.cache, storage: storage, state: state,
             arguments: arguments, site: site, checksSingleton: checksSingleton)
@@ -216,6 +222,31 @@ extension Resolver {
             key: key, container: factoryContainer, cache: cache, state: state, arguments: arguments, site: site,
             checksSingleton: checksSingleton)
         return try binding.produce(request, storage: storage)
+    }
+
+    /// ``build(_:key:cache:storage:state:arguments:site:checksSingleton:factoryContainer:)`` for
+    /// the most common case: a transient registration without runtime arguments.
+    @inline(__always)
+    private func buildTransient<T>(
+        _ provider: Provider<T>, key: Key, state: ThreadState, site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        if state.isBuilding(provider) {
+            throw ResolutionError(
+                .cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
+        }
+        if state.depth >= Self.maximumDepth {
+            throw ResolutionError(.tooDeep, key: key, path: state.path, container: self, site: site)
+        }
+        let isTopLevel = state.depth == 0
+        let outerContainer = state.containerReference
+        state.containerReference = Unmanaged.passUnretained(self)
+        state.push(Frame(key: key, provider: provider, site: site))
+        defer {
+            state.pop()
+            state.containerReference = outerContainer
+            if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
+        }
+        return try provider.makeWithoutArguments(in: self, key: key, state: state, site: site)
     }
 
     /// Whether the innermost frame's registration already recorded a dependency on `key`,

@@ -102,6 +102,21 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         }
     }
 
+    /// Runs the factory of a registration without runtime arguments (the transient fast path).
+    @inline(__always)
+    func makeWithoutArguments(
+        in container: Resolver, key: Key, state: ThreadState, site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        do {
+            if let simpleFactory { return try simpleFactory() }
+            return try factory.unsafelyUnwrapped(container)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(.factoryFailed(error), key: key, path: state.path, container: container, site: site)
+        }
+    }
+
     /// Runs the factory.
     func build(_ request: Request) throws(ResolutionError) -> T {
         do {
