@@ -109,7 +109,10 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     ) throws(ResolutionError) -> T {
         do {
             if let simpleFactory { return try simpleFactory() }
-            return try factory.unsafelyUnwrapped(container)
+            // Bound with `if let`: `unsafelyUnwrapped` would hand the closure back at the
+            // generic abstraction level and cost an allocation per call to re-abstract it.
+            if let factory { return try factory(container) }
+            preconditionFailure("a registration without arguments has a factory")
         } catch let error as ResolutionError {
             throw error
         } catch {
