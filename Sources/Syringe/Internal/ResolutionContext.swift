@@ -127,11 +127,10 @@ final class ThreadState {
 
     /// Whether `provider` is being built by a frame in progress (a dependency cycle).
     func isBuilding(_ provider: AnyBinding) -> Bool {
-        var frame = frameBuffer
-        let end = frameBuffer + depth
-        while frame < end {
-            if frame.pointee.provider === provider { return true }
-            frame += 1
+        var index = 0
+        while index < depth {
+            if frameBuffer[index].provider === provider { return true }
+            index &+= 1
         }
         return false
     }
