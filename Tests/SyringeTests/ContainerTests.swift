@@ -255,7 +255,9 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
     @Test func subclassWorksWithWithContainer() {
         let mine = CtAppResolver()
         mine.register(qualifiedBy: CtQualifier.self) { CtService("subclass") }
-        let label = Resolver.withContainer(mine) { (Resolver.resolve(qualifiedBy: CtQualifier.self) as CtService).label }
+        let label = Resolver.withContainer(mine) {
+            (Resolver.resolve(qualifiedBy: CtQualifier.self) as CtService).label
+        }
         #expect(label == "subclass")
     }
 
