@@ -33,6 +33,7 @@ final class LeakHandleFlowObject {
     static let deinits = FxCounter()
     deinit { LeakHandleFlowObject.deinits.increment() }
 }
+final class LeakHeldObject {}
 final class LeakSessionObject {}
 final class LeakWeakObject {}
 final class LeakGraphPart {}
@@ -221,12 +222,12 @@ private final class LeakWatch {
 
     @Test func aScopeHandleReleasedWithoutEndFreesItsInstances() {
         let r = Resolver()
-        r.register(scopedTo: LeakFlow.self) { LeakFlowObject() }
+        r.register(scopedTo: LeakFlow.self) { LeakHeldObject() }
         let watch = LeakWatch()
         do {
             let flow = r.beginScope(LeakFlow.self)
             watch.watch("handle", flow)
-            watch.watch("held", r.resolve(LeakFlowObject.self, scopedTo: LeakFlow.self))
+            watch.watch("held", r.resolve(LeakHeldObject.self, scopedTo: LeakFlow.self))
             #expect(watch.alive.count == 2)
         }
         #expect(watch.alive.isEmpty, "\(watch.alive)")
