@@ -39,7 +39,8 @@ extension Resolver {
             guard ThreadState.current.callerIsOnMainActor || isMainThread() else {
                 let state = ThreadState.current
                 throw ResolutionError(
-                    .offMainActor, key: key, path: Array(state.path.dropLast()), container: resolver, site: nil)
+                    .offMainActor, key: key, path: Array(state.path.dropLast()), container: resolver,
+                    site: state.innermostFrame?.site)
             }
             // On the main thread the main actor's executor is the current one, so calling the
             // main-actor function synchronously is what `MainActor.assumeIsolated` does.

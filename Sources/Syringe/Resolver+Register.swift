@@ -109,6 +109,22 @@ extension Resolver {
         return Registration(provider: provider, resolver: self)
     }
 
+    /// Registers an existing instance as a singleton of its own type.
+    ///
+    /// ```swift
+    /// resolver.registerSingleton(Earth())
+    /// ```
+    @discardableResult
+    public func registerSingleton<T>(
+        _ instance: T,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        registerSingleton(T.self, instance, qualifiedBy: qualifier, name: name, file: file, line: line)
+    }
+
     /// Registers a factory that takes typed runtime arguments, passed at each resolution.
     ///
     /// ```swift

@@ -106,7 +106,9 @@ extension Resolver {
                 if let value = binding.provider.dropCacheLocked(in: .registration) { released.append(value) }
             }
             if isolatesCache {
-                for binding in allBindingsLocked() where matches(binding) {
+                // Every copy this container keeps, also of registrations its own ones now shadow.
+                for slot in isolatedCache.values {
+                    guard let binding = slot.provider as? AnyBinding, matches(binding) else { continue }
                     if let value = binding.provider.dropCacheLocked(in: .container(self)) { released.append(value) }
                 }
             }

@@ -91,6 +91,22 @@ extension Resolver {
         current.registerSingleton(type, instance, qualifiedBy: qualifier, name: name, file: file, line: line)
     }
 
+    /// Registers an existing instance as a singleton of its own type, in ``current``.
+    ///
+    /// ```swift
+    /// Resolver.registerSingleton(Earth())
+    /// ```
+    @discardableResult
+    public static func registerSingleton<T>(
+        _ instance: T,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        current.registerSingleton(T.self, instance, qualifiedBy: qualifier, name: name, file: file, line: line)
+    }
+
     /// Registers a factory taking typed runtime arguments, in ``current``.
     ///
     /// ```swift

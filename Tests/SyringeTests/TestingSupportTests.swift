@@ -222,9 +222,7 @@ private func tsOnNewThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         #expect(test.resolve(TSSingleton.self) !== copy)
         test.dropCached([TSSingleton.self])
         test.clearRegistration(for: TSSingleton.self)
-        withKnownIssue("dropCached skips copies of registrations the test container shadows (reported)") {
-            #expect(test.resolve(TSSingleton.self) !== copy)
-        }
+        #expect(test.resolve(TSSingleton.self) !== copy)
     }
 
     // MARK: withTestContainer

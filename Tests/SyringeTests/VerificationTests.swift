@@ -229,9 +229,7 @@ private func makeBrokenContainer(id: String) -> Resolver {
         let report = makeBrokenContainer(id: "ver-broken-count").verify()
         #expect(report.failures.count == 6)
         let header = report.description.prefix { $0 != "\n" }
-        withKnownIssue("the header counts failures as registrations (reported)") {
-            #expect(header == "Syringe: 5 of 6 registrations cannot be resolved")
-        }
+        #expect(header == "Syringe: 5 of 6 registrations cannot be resolved")
     }
 
     @Test func argumentMismatchInsideAFactoryIsReported() {

@@ -29,7 +29,10 @@ enum Messages {
             )
         }
         if error.path.count > 1, !isCycle(error.reason) {
-            lines.append("  while resolving \(error.path.joined(separator: " → "))")
+            let path =
+                error.path.count > 12
+                ? error.path.prefix(5) + ["… \(error.path.count - 10) more …"] + error.path.suffix(5) : error.path[...]
+            lines.append("  while resolving \(path.joined(separator: " → "))")
         }
         lines.append("  in container \(error.container)")
         if let site = error.site {
@@ -59,6 +62,19 @@ enum Messages {
         Syringe: \(key) takes runtime arguments and cannot have a \(lifetime) lifetime
           every resolution passes its own arguments, so each one builds a new instance;
           register it without a lifetime (transient), or register the shared part separately
+        """
+    }
+
+    static func lazyCycle(site: SourceLocation?) -> String {
+        "Syringe: a @LazyInject property\(site.map { " declared at \($0)" } ?? "") was read while its own value "
+            + "was being resolved; its dependencies form a cycle through it"
+    }
+
+    static func lazyContainerGone(site: SourceLocation) -> String {
+        """
+        Syringe: the @LazyInject property declared at \(site) was read for the first time after the container \
+        that was current when its object was created had been deallocated
+          keep that container alive as long as the object, or use @Inject to resolve when the object is created
         """
     }
 

@@ -54,7 +54,9 @@ extension Resolver {
 
         if hints.isEmpty {
             // The concrete type is registered but the protocol (or supertype) requested.
-            for binding in bindings where binding.key.plain == binding.key {
+            let optionalName = "Optional<\(requestedName)>"
+            for binding in bindings where binding.key.plain == binding.key && typeName(binding.key.type) != optionalName
+            {
                 let registered = binding.key.type
                 let servesRequest =
                     T.self != Void.self && (binding.provider.cachedInstanceLocked().map { $0 is T } ?? false)
@@ -76,11 +78,21 @@ extension Resolver {
         }
 
         if hints.isEmpty {
-            var registration = "Resolver.register"
-            if let qualifier = key.qualifier { registration += "(qualifiedBy: \(typeName(qualifier)).self)" }
+            var selectors: [String] = []
+            if let scope = key.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
+            if let qualifier = key.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
+            if let name = key.name { selectors.append("name: \"\(name)\"") }
+            if let arguments = key.arguments { selectors.append("arguments: \(argumentTypesList(arguments))") }
+            let registration = "Resolver.register" + (selectors.isEmpty ? "" : "(\(selectors.joined(separator: ", ")))")
             hints.append("register it first, e.g. \(registration) { \(requestedName)(…) }")
         }
         return hints
+    }
+
+    /// `String.self, Int.self` for the tuple type `(String, Int)`.
+    private func argumentTypesList(_ arguments: Any.Type) -> String {
+        let list = argumentList(arguments).dropFirst().dropLast()
+        return list.split(separator: ",").map { "\($0.trimmingSpaces).self" }.joined(separator: ", ")
     }
 
     private func selectorsDescription(_ key: Key) -> String {
@@ -112,5 +124,14 @@ extension Resolver {
         if stem.count > 1, stem.first == "I", stem.dropFirst().first?.isUppercase == true { stem.removeFirst() }
         guard stem.count >= 3 else { return false }
         return concrete.hasPrefix(stem) || concrete.hasSuffix(stem)
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

@@ -11,6 +11,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let skipped: [String]
     /// Registrations that were built successfully.
     public let verified: [String]
+    /// How many registrations failed (one may report several failures).
+    let failedRegistrationCount: Int
 
     /// Whether every registration that needs no runtime argument could be built.
     public var isValid: Bool { failures.isEmpty }
@@ -21,7 +23,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             lines.append("Syringe: all \(verified.count) registrations resolve")
         } else {
             lines.append(
-                "Syringe: \(failures.count) of \(failures.count + verified.count) registrations cannot be resolved")
+                "Syringe: \(failedRegistrationCount) of \(failedRegistrationCount + verified.count) registrations "
+                    + "cannot be resolved")
             for failure in failures {
                 lines.append("")
                 lines.append(failure.description)
@@ -61,6 +64,8 @@ extension Resolver {
         var skipped: [String] = []
         var verified: [String] = []
 
+        var failedRegistrationCount = 0
+
         func report(_ error: ResolutionError) {
             if seen.insert(error.description).inserted { failures.append(error) }
         }
@@ -75,15 +80,20 @@ extension Resolver {
             for dependency in missing {
                 report(sandbox.missingError(for: dependency, path: [binding.key]))
             }
-            guard missing.isEmpty else { continue }
+            guard missing.isEmpty else {
+                failedRegistrationCount += 1
+                continue
+            }
             do {
                 _ = try binding.resolveErased(in: sandbox)
                 verified.append(binding.key.description)
             } catch {
+                failedRegistrationCount += 1
                 report(error)
             }
         }
-        return VerificationReport(failures: failures, skipped: skipped, verified: verified)
+        return VerificationReport(
+            failures: failures, skipped: skipped, verified: verified, failedRegistrationCount: failedRegistrationCount)
     }
 
     func isRegisteredKey(_ key: Key) -> Bool {

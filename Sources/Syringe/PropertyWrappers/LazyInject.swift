@@ -86,7 +86,11 @@ final class LazyBox<T>: @unchecked Sendable {
         // An object created by a factory that a main-actor caller is resolving was created on
         // the main actor too, even where the wrapper's own default argument cannot tell.
         if !request.isOnMainActor { request.isOnMainActor = ThreadState.current.callerIsOnMainActor }
-        make = { [request] in request.resolve(in: resolver) }
+        // Weak: an instance the container caches must not keep that container alive.
+        make = { [request, weak resolver] in
+            guard let resolver else { fatalError(Messages.lazyContainerGone(site: request.site)) }
+            return request.resolve(in: resolver)
+        }
         site = request.site
     }
 
@@ -106,9 +110,7 @@ final class LazyBox<T>: @unchecked Sendable {
             guard let builder else { break }
             if builder == me {
                 lock.unlock()
-                fatalError(
-                    "Syringe: a @LazyInject property\(site.map { " declared at \($0)" } ?? "") was read while its own "
-                        + "value was being resolved; its dependencies form a cycle through it")
+                fatalError(Messages.lazyCycle(site: site))
             }
             lock.wait()
         }
