@@ -47,7 +47,20 @@ extension Resolver {
     func resolveOrThrow<T>(
         _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T {
-        unowned(unsafe) let state = ThreadState.current
+        do {
+            return try ThreadState.withCurrent { state in
+                try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation, state: state)
+            }
+        } catch {
+            // Only resolution errors are thrown in there.
+            throw error as! ResolutionError
+        }
+    }
+
+    @inline(__always)
+    private func resolveOrThrow<T>(
+        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, isolation: (any Actor)?, state: ThreadState
+    ) throws(ResolutionError) -> T {
         registryLock.lockRead(stripe: state.stripe)
         if let slot = cachedSlotLocked(key, state: state) {
             let value = slot.assumingMemoryBound(to: T.self).pointee
@@ -307,7 +320,13 @@ extension Resolver {
     /// acquisition and no reference counting beyond the returned value's.
     @inline(__always)
     static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation? = nil, isolation: (any Actor)? = nil) -> T {
-        unowned(unsafe) let state = ThreadState.current
+        ThreadState.withCurrent { state in resolveFromCurrent(key, site: site, isolation: isolation, state: state) }
+    }
+
+    @inline(__always)
+    private static func resolveFromCurrent<T>(
+        _ key: Key, site: SourceLocation?, isolation: (any Actor)?, state: ThreadState
+    ) -> T {
         registryLock.lockRead(stripe: state.stripe)
         let globals = Globals.state
         let container: Unmanaged<Resolver>?

@@ -109,6 +109,13 @@ final class ThreadState {
         return makeCurrent()
     }
 
+    /// Runs `body` with the calling thread's state, without retaining it (the thread keeps it).
+    @inline(__always)
+    static func withCurrent<R>(_ body: (ThreadState) throws -> R) rethrows -> R {
+        let pointer = pthread_getspecific(key) ?? Unmanaged.passUnretained(makeCurrent()).toOpaque()
+        return try Unmanaged<ThreadState>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
     @inline(never)
     private static func makeCurrent() -> ThreadState {
         let stripe = counterLock.withLock {
