@@ -235,6 +235,9 @@ enum DependenciesContender {
                     blackHole(database)
                 }
             }
+
+        case .threads1Value, .threads2Value:
+            return nil
         }
     }
 }

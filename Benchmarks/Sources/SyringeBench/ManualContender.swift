@@ -56,6 +56,12 @@ enum ManualContender {
             return .threaded(scenario.threads!) { count in
                 for _ in 0..<count { blackHole(database) }
             }
+
+        case .threads1Value, .threads2Value:
+            let settings = DatabaseSettings()
+            return .threaded(scenario.threads!) { count in
+                for _ in 0..<count { blackHole(settings) }
+            }
         }
     }
 }

@@ -209,6 +209,14 @@ enum MinimalRegistryContender {
                 count in
                 for _ in 0..<count { blackHole(MinimalRegistry.current.resolve(Database.self)) }
             }
+
+        case .threads1Value, .threads2Value:
+            let settings = DatabaseSettings()
+            registry.register { settings }
+            return .threaded(scenario.threads!, prepare: { MinimalRegistry.current = registry }) {
+                count in
+                for _ in 0..<count { blackHole(MinimalRegistry.current.resolve(DatabaseSettings.self)) }
+            }
         }
     }
 }

@@ -23,6 +23,10 @@ enum Scenario: String, CaseIterable {
     /// Resolve a singleton from 1 or 2 threads; ns per operation of the total throughput.
     case threads1 = "threads-1"
     case threads2 = "threads-2"
+    /// The same with a value-type singleton: no shared reference count to update, so this
+    /// shows how the container itself scales.
+    case threads1Value = "threads-1-value"
+    case threads2Value = "threads-2-value"
 
     /// How many other services `registrations-N` registers next to the resolved one.
     var otherRegistrations: Int? {
@@ -37,8 +41,8 @@ enum Scenario: String, CaseIterable {
     /// How many threads `threads-N` resolves from.
     var threads: Int? {
         switch self {
-        case .threads1: 1
-        case .threads2: 2
+        case .threads1, .threads1Value: 1
+        case .threads2, .threads2Value: 2
         default: nil
         }
     }

@@ -9,6 +9,12 @@ final class Leaf: Sendable {}
 /// The singleton service: one shared instance.
 final class Database: Sendable {}
 
+/// A value-type singleton for `threads-N-value`.
+struct DatabaseSettings: Sendable {
+    var poolSize = 8
+    var timeout = 30
+}
+
 /// The 3-level chain, all transient: `ChainA → ChainB → ChainC`.
 final class ChainC: Sendable {}
 final class ChainB: Sendable {

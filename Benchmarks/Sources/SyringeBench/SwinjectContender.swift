@@ -111,6 +111,13 @@ enum SwinjectContender {
             return .threaded(scenario.threads!) { count in
                 for _ in 0..<count { blackHole(shared.resolver.resolve(Database.self)!) }
             }
+
+        case .threads1Value, .threads2Value:
+            container.register(DatabaseSettings.self) { _ in DatabaseSettings() }.inObjectScope(.container)
+            let shared = SendableResolver(resolver: container.synchronize())
+            return .threaded(scenario.threads!) { count in
+                for _ in 0..<count { blackHole(shared.resolver.resolve(DatabaseSettings.self)!) }
+            }
         }
     }
 }

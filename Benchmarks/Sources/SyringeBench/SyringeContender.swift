@@ -144,6 +144,15 @@ enum SyringeContender {
                     blackHole(database)
                 }
             }
+
+        case .threads1Value, .threads2Value:
+            Resolver.register(lifetime: .singleton) { DatabaseSettings() }
+            return .threaded(scenario.threads!, prepare: { Resolver.root = container }) { count in
+                for _ in 0..<count {
+                    let settings: DatabaseSettings = Resolver.resolve()
+                    blackHole(settings)
+                }
+            }
         }
     }
 }
