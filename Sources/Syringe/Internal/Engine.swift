@@ -214,7 +214,37 @@ extension Resolver {
         arguments: ArgumentValues, site: SourceLocation?, checksSingleton: Bool, factoryContainer: Resolver? = nil
     ) throws(ResolutionError) -> T {
         unowned(unsafe) let factoryContainer = factoryContainer ?? self
-        unowned(unsafe) let provider = binding.origin
+        return try inFrame(
+            key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site
+        ) { () throws(ResolutionError) -> T in
+            let request = Request(
+                key: key, container: factoryContainer, cache: cache, state: state, arguments: arguments, site: site,
+                checksSingleton: checksSingleton)
+            return try binding.produce(request, storage: storage)
+        }
+    }
+
+    /// ``build(_:key:cache:storage:state:arguments:site:checksSingleton:factoryContainer:)`` for
+    /// the most common case: a transient registration without runtime arguments.
+    @inline(__always)
+    private func buildTransient<T>(
+        _ provider: Provider<T>, key: Key, state: ThreadState, site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        try inFrame(key: key, provider: provider, factoryContainer: self, state: state, site: site) {
+            () throws(ResolutionError) -> T in
+            try provider.makeWithoutArguments(in: self, key: key, state: state, site: site)
+        }
+    }
+
+    /// Runs `body` in a new frame of the resolution path, after checking for a cycle (a
+    /// registration without arguments that is already being built) and for runaway depth.
+    /// While it runs, static calls use `factoryContainer`; a top-level frame's `.graph`
+    /// instances are released when it ends.
+    @inline(__always)
+    private func inFrame<T>(
+        key: Key, provider: AnyBinding, factoryContainer: Resolver, state: ThreadState, site: SourceLocation?,
+        _ body: () throws(ResolutionError) -> T
+    ) throws(ResolutionError) -> T {
         if key.arguments == nil, state.isBuilding(provider) {
             throw ResolutionError(
                 .cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
@@ -231,35 +261,7 @@ extension Resolver {
             state.containerReference = outerContainer
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
-        let request = Request(
-            key: key, container: factoryContainer, cache: cache, state: state, arguments: arguments, site: site,
-            checksSingleton: checksSingleton)
-        return try binding.produce(request, storage: storage)
-    }
-
-    /// ``build(_:key:cache:storage:state:arguments:site:checksSingleton:factoryContainer:)`` for
-    /// the most common case: a transient registration without runtime arguments.
-    @inline(__always)
-    private func buildTransient<T>(
-        _ provider: Provider<T>, key: Key, state: ThreadState, site: SourceLocation?
-    ) throws(ResolutionError) -> T {
-        if state.isBuilding(provider) {
-            throw ResolutionError(
-                .cycle(of: state.path + [key]), key: key, path: state.path, container: self, site: site)
-        }
-        if state.depth >= Self.maximumDepth {
-            throw ResolutionError(.tooDeep, key: key, path: state.path, container: self, site: site)
-        }
-        let isTopLevel = state.depth == 0
-        let outerContainer = state.containerReference
-        state.containerReference = Unmanaged.passUnretained(self)
-        state.push(Frame(key: key, provider: provider, site: site))
-        defer {
-            state.pop()
-            state.containerReference = outerContainer
-            if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
-        }
-        return try provider.makeWithoutArguments(in: self, key: key, state: state, site: site)
+        return try body()
     }
 
     /// Whether the innermost frame's registration already recorded a dependency on `key`,
