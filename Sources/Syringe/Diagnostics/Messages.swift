@@ -77,8 +77,4 @@ enum Messages {
           keep that container alive as long as the object, or use @Inject to resolve when the object is created
         """
     }
-
-    static func scopeNeedsClass(_ key: Key) -> String {
-        "Syringe: \(key) is scoped, so its factory must build a class instance"
-    }
 }

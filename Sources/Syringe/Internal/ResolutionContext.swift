@@ -130,8 +130,6 @@ final class ThreadState {
     /// The keys of the frames, outermost first, for messages.
     var path: [Key] { frames.map(\.key) }
 
-    var isResolving: Bool { depth != 0 }
-
     /// Whether `provider` is being built by a frame in progress (a dependency cycle).
     func isBuilding(_ provider: AnyBinding) -> Bool {
         var index = 0
