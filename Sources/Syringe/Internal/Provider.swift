@@ -18,19 +18,22 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     var declaredDependencies: [Key]?
     unowned let registry: Registry
     /// Storage for the strongly cached instance: initialized exactly while `cachedSlot` is set.
-    private let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    /// Allocated the first time an instance is kept, so transient registrations need none.
+    private var slot: UnsafeMutablePointer<T>?
 
     /// The instance of a singleton, strong scope or `registerSingleton`. Lock held.
     var instance: T? {
-        get { cachedSlot == nil ? nil : slot.pointee }
+        get { cachedSlot == nil ? nil : slot.unsafelyUnwrapped.pointee }
         set {
             if cachedSlot != nil {
-                slot.deinitialize(count: 1)
+                slot.unsafelyUnwrapped.deinitialize(count: 1)
                 cachedSlot = nil
             }
             if let newValue {
-                slot.initialize(to: newValue)
-                cachedSlot = UnsafeRawPointer(slot)
+                let storage = slot ?? UnsafeMutablePointer<T>.allocate(capacity: 1)
+                slot = storage
+                storage.initialize(to: newValue)
+                cachedSlot = UnsafeRawPointer(storage)
             }
         }
     }
@@ -57,8 +60,8 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     }
 
     deinit {
-        if cachedSlot != nil { slot.deinitialize(count: 1) }
-        slot.deallocate()
+        if cachedSlot != nil { slot.unsafelyUnwrapped.deinitialize(count: 1) }
+        slot?.deallocate()
     }
 
     override var provider: any ErasedProvider { self }
