@@ -27,27 +27,22 @@ public struct Registration<T>: @unchecked Sendable {
         return self
     }
 
-    /// Changes how long instances live.
+    /// Changes how long instances live. What the registration kept so far is dropped.
     ///
     /// ```swift
     /// Resolver.register { Database() }.lifetime(.singleton)
     /// ```
+    ///
+    /// A lifetime that cannot apply stops the program at this line with the reason: a
+    /// registration with runtime arguments is always transient, one made with
+    /// `register(scopedTo:)` lives in its scope, one made with `registerSingleton` keeps its
+    /// instance, and a type that conforms to ``Singleton`` is always a singleton.
     @discardableResult
-    public func lifetime(_ lifetime: Lifetime) -> Registration<T> {
-        if provider.key.arguments != nil && lifetime != .transient {
-            fatalError(Messages.argumentsNotTransient(provider.key, lifetime: lifetime.description))
+    public func lifetime(_ lifetime: Lifetime, file: StaticString = #fileID, line: UInt = #line) -> Registration<T> {
+        let refusal = registryLock.withWriteLock { leftovers in
+            provider.changeLifetimeLocked(to: lifetime, leftovers: &leftovers)
         }
-        let dropped: Any? = registryLock.withWriteLock {
-            switch provider.storage {
-            case .fixed, .scoped:
-                return nil
-            default:
-                let old = provider.dropCacheLocked(in: .registration)
-                provider.storage = Storage(lifetime)
-                return old
-            }
-        }
-        _ = dropped
+        if let refusal { fatalError(refusal, file: file, line: line) }
         return self
     }
 

@@ -102,9 +102,8 @@ extension Resolver {
         line: UInt = #line
     ) -> Registration<T> {
         let provider = Provider<T>(
-            key: Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in instance }, storage: .fixed,
-            site: SourceLocation(file: file, line: line), registry: registry)
-        provider.instance = instance
+            key: Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in instance }, id: RegistrationID.next(),
+            store: FixedInstanceStore(instance), site: SourceLocation(file: file, line: line), registry: registry)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }
@@ -148,12 +147,9 @@ extension Resolver {
         factory: @escaping (First, repeat each Rest) throws -> T
     ) -> Registration<T> {
         let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
-        if let lifetime, lifetime != .transient {
-            fatalError(Messages.argumentsNotTransient(key, lifetime: lifetime.description))
-        }
         let arguments = PackArgumentFactory<T, First, repeat each Rest>(factory)
         return addProvider(
-            key, make: .arguments(arguments), lifetime: .transient, site: SourceLocation(file: file, line: line))
+            key, make: .arguments(arguments), lifetime: lifetime, site: SourceLocation(file: file, line: line))
     }
 
     /// Registers every module's registrations in this container.
@@ -175,10 +171,19 @@ extension Resolver {
     private func addProvider<T>(_ key: Key, make: Provider<T>.Make, lifetime: Lifetime?, site: SourceLocation)
         -> Registration<T>
     {
-        let provider = Provider<T>(key: key, make: make, storage: .transient, site: site, registry: registry)
-        store(provider) {
+        if let lifetime, let refusal = Provider<T>.refusal(of: lifetime, for: key) {
+            fatalError(refusal, file: site.file, line: site.line)
+        }
+        if key.arguments != nil, let refusal = Provider<T>.refusal(of: .transient, for: key) {
+            fatalError(refusal, file: site.file, line: site.line)
+        }
+        let id = RegistrationID.next()
+        let provider = Provider<T>(
+            key: key, make: make, id: id, store: TransientStore(), site: site, registry: registry)
+        store(provider) { leftovers in
             let chosen = lifetime ?? (key.arguments == nil ? registry.defaultLifetime : .transient)
-            provider.storage = T.self is any Singleton.Type ? .singleton : Storage(chosen)
+            provider.changeStoreLocked(
+                to: Provider<T>.initialStore(for: chosen, key: key, id: id), leftovers: &leftovers)
         }
         return Registration(provider: provider, resolver: self)
     }
@@ -186,50 +191,27 @@ extension Resolver {
     private func addScoped<T>(_ key: Key, scope: any Scope.Type, make: Provider<T>.Make, site: SourceLocation)
         -> Registration<T>
     {
-        let storage = Storage.scoped(ObjectIdentifier(scope), strong: scope.retention == .strong)
-        let provider = Provider<T>(key: key, make: make, storage: storage, site: site, registry: registry)
+        let provider = Provider<T>(
+            key: key, make: make, id: RegistrationID.next(), store: InstanceStore<T>.scoped(scope), site: site,
+            registry: registry)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }
 
     /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
-    func store(_ binding: AnyBinding, configure: () -> Void = {}) {
-        var duplicate: AnyBinding?
-        let replaced: AnyBinding? = registryLock.withWriteLock {
-            configure()
-            if !registry.allowsOverrides, let existing = registry.bindings[binding.key] {
-                duplicate = existing
-                return nil
-            }
+    /// `configure` runs first, under the same lock.
+    func store(_ binding: AnyBinding, configure: (inout Leftovers) -> Void = { _ in }) {
+        let duplicate: AnyBinding? = registryLock.withWriteLock { leftovers in
+            configure(&leftovers)
+            if !registry.allowsOverrides, let existing = registry.binding(for: binding.key) { return existing }
             binding.order = registry.nextSequence()
-            let plainKey = Key(
-                binding.key.type, qualifier: binding.key.qualifier, scope: binding.key.scope, name: binding.key.name)
-            if binding.key.arguments != nil, acceptsNoArguments(binding) {
-                registry.optionalArgumentBindings[plainKey] = binding
-            } else if registry.optionalArgumentBindings[plainKey]?.key == binding.key {
-                registry.optionalArgumentBindings[plainKey] = nil
-            }
-            return registry.bind(binding)
+            leftovers.append(registry.bind(binding))
+            return nil
         }
         if let duplicate {
-            fatalError(Messages.duplicate(binding.key, container: name, first: duplicate.site, second: binding.site))
+            fatalError(
+                Messages.duplicate(binding.key, container: name, first: duplicate.site, second: binding.site),
+                file: binding.site.file, line: binding.site.line)
         }
-        _ = replaced
-    }
-
-    private func acceptsNoArguments(_ binding: AnyBinding) -> Bool {
-        (binding.provider as? any ArgumentAccepting)?.acceptsNoArguments ?? false
-    }
-}
-
-/// Lets the registry ask, without knowing `T`, whether a registration can be resolved without arguments.
-protocol ArgumentAccepting {
-    var acceptsNoArguments: Bool { get }
-}
-
-extension Provider: ArgumentAccepting {
-    var acceptsNoArguments: Bool {
-        if case .arguments(let factory) = make { return factory.acceptsNoArguments }
-        return false
     }
 }

@@ -10,8 +10,7 @@ extension Resolver {
     public func clearRegistration<T>(
         for type: T.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil, name: String? = nil
     ) {
-        let key = Key(T.self, qualifier: qualifier, name: name)
-        removeBindings { $0.key == key }
+        removeBinding(Key(T.self, qualifier: qualifier, name: name))
     }
 
     /// Removes the scoped registration of `type` in `scope` under `qualifier`, if any.
@@ -19,8 +18,7 @@ extension Resolver {
         for type: T.Type, scopedTo scope: any Scope.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil
     ) {
-        let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
-        removeBindings { $0.key == key }
+        removeBinding(Key(T.self, qualifier: qualifier, scope: scope, name: name))
     }
 
     /// Removes every registration of this container (its parent's stay).
@@ -75,75 +73,55 @@ extension Resolver {
         dropCaches { !kept.contains(ObjectIdentifier($0.key.type)) }
     }
 
-    /// Forgets the instances of `scope` (for a strong scope, a log-out say).
+    /// Forgets the instances of `scope`: those of registrations made with `register(scopedTo:)`
+    /// (for a strong scope, a log-out say) and everything kept with `.lifetime(.cached(in: scope))`.
     ///
     /// ```swift
     /// resolver.dropCached(scopedTo: Session.self)
     /// ```
     public func dropCached(scopedTo scope: any Scope.Type) {
-        dropCaches { sameType($0.key.scope, scope) }
+        let id = ObjectIdentifier(scope)
+        registryLock.withWriteLock { leftovers in
+            for binding in registry.bindings(in: id) {
+                binding.provider.dropCacheLocked(in: .registration, leftovers: &leftovers)
+            }
+            guard isolatesCache else { return }
+            for copy in isolatedCopies.values where copy.provider.provider.scopeLocked == id {
+                copy.provider.provider.dropCacheLocked(in: .container(self), leftovers: &leftovers)
+            }
+        }
+    }
+
+    /// Removes the binding of `key` from this container; what it held is released after the lock.
+    private func removeBinding(_ key: Key) {
+        registryLock.withWriteLock { leftovers in
+            leftovers.append(registry.unbind(key))
+        }
     }
 
     /// Removes the matching bindings of this container; what they held is released after the lock.
     private func removeBindings(where matches: (AnyBinding) -> Bool) {
-        let removed: [AnyBinding] = registryLock.withWriteLock {
-            let doomed = registry.bindings.values.filter(matches)
-            for binding in doomed {
-                _ = registry.unbind(binding.key)
+        registryLock.withWriteLock { leftovers in
+            for binding in registry.allBindings where matches(binding) {
+                leftovers.append(registry.unbind(binding.key))
             }
-            registry.optionalArgumentBindings = registry.optionalArgumentBindings.filter { !matches($0.value) }
-            return doomed
         }
-        _ = removed
     }
 
     /// Drops the cached instances of the matching registrations reachable from this container:
-    /// its own registrations' caches, and, in an isolating container, its own copies.
+    /// its own registrations' caches, and, in an isolating container, its own copies (also of
+    /// registrations since replaced or removed, which it then forgets).
     private func dropCaches(where matches: (AnyBinding) -> Bool) {
-        let released: [Any] = registryLock.withWriteLock {
-            var released: [Any] = []
-            for binding in registry.bindings.values where matches(binding) {
-                if let value = binding.provider.dropCacheLocked(in: .registration) { released.append(value) }
+        registryLock.withWriteLock { leftovers in
+            for binding in registry.allBindings where matches(binding) {
+                binding.provider.dropCacheLocked(in: .registration, leftovers: &leftovers)
             }
-            if isolatesCache {
-                // Every copy this container keeps, also of registrations its own ones now shadow.
-                for slot in isolatedCache.values {
-                    guard let binding = slot.provider as? AnyBinding, matches(binding) else { continue }
-                    if let value = binding.provider.dropCacheLocked(in: .container(self)) { released.append(value) }
-                }
+            guard isolatesCache else { return }
+            for (id, copy) in isolatedCopies where matches(copy.provider) {
+                copy.provider.provider.dropCacheLocked(in: .container(self), leftovers: &leftovers)
+                leftovers.append(isolatedCopies.removeValue(forKey: id))
             }
-            return released
         }
-        _ = released
-    }
-}
-
-// MARK: - Isolated caches (test containers)
-
-extension Resolver {
-    /// This container's own copy of a registration's instance. Read lock held.
-    func isolatedValueLocked<T>(for provider: Provider<T>) -> T? {
-        guard let slot = isolatedCache[ObjectIdentifier(provider)], let value = slot.value else { return nil }
-        return (value as! T)
-    }
-
-    /// Keeps this container's own copy. Write lock held.
-    func setIsolatedValueLocked(_ value: Any, weakly: Bool, for provider: AnyObject) {
-        let slot = IsolatedSlot(provider: provider)
-        if weakly {
-            slot.weak = value as AnyObject
-        } else {
-            slot.strong = value
-        }
-        isolatedCache[ObjectIdentifier(provider)] = slot
-        if weakly && isolatedCache.count > 32 && isolatedCache.count.isMultiple(of: 32) {
-            isolatedCache = isolatedCache.filter { $0.value.value != nil }
-        }
-    }
-
-    /// Forgets this container's own copy, returning it for release after the lock. Write lock held.
-    func removeIsolatedValueLocked(for provider: AnyObject) -> Any? {
-        isolatedCache.removeValue(forKey: ObjectIdentifier(provider))?.value
     }
 }
 

@@ -26,8 +26,9 @@ open class Resolver: @unchecked Sendable {
     public let parent: Resolver?
     /// Whether this container keeps its own instances of everything it resolves (test containers).
     @exclusivity(unchecked) private(set) var isolatesCache: Bool
-    /// Instances kept by an isolating container, by registration. Guarded by ``registryLock``.
-    var isolatedCache: [ObjectIdentifier: IsolatedSlot] = [:]
+    /// An isolating container's own copies of registrations' stores, by registration: one per
+    /// registration it resolved, however many instances come and go. Guarded by ``registryLock``.
+    var isolatedCopies: [ObjectIdentifier: AnyIsolatedCopy] = [:]
     /// Open ``ScopeHandle``s begun on this container, by scope. Guarded by ``registryLock``.
     var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// A readable name for messages: the id, or how the container came to be.
@@ -138,28 +139,20 @@ extension Resolver {
         }
     }
 
-    /// The container static calls act on: the one bound by ``withContainer(_:_:)-(_,()->R)``
-    /// (or a test trait) if any; inside a factory, the container resolving it; else ``root``.
+    /// The container static calls act on: inside a factory, the container resolving it;
+    /// inside ``withContainer(_:_:)-(_,()->R)`` (or a test trait), the one bound there, the
+    /// innermost winning; else ``root``.
     public static var current: Resolver {
         let state = ThreadState.current
         if let container = state.container { return container }
-        return boundOrRoot(state)
-    }
-
-    @inline(__always)
-    static func boundOrRoot(_ state: ThreadState) -> Resolver {
-        registryLock.lockRead(stripe: state.stripe)
-        let root = Globals.state.pointee.root.takeUnretainedValue()
-        let hasBindings = Globals.state.pointee.bindingCount > 0
-        registryLock.unlockRead(stripe: state.stripe)
-        if hasBindings, let bound = Resolver.bound { return bound }
+        if let bound = Resolver.bound { return bound }
         return root
     }
 
     @TaskLocal static var bound: Resolver?
 
     /// Runs `body` with `container` as ``current``: static calls and property wrappers
-    /// of objects created inside use it.
+    /// of objects created inside use it, also inside a factory that opens it.
     ///
     /// ```swift
     /// let mock = Resolver(parent: .main)
@@ -169,13 +162,21 @@ extension Resolver {
     /// }
     /// ```
     ///
-    /// The binding is task-local: child tasks inherit it, but a new `Thread` or a detached
-    /// task does not; pass the container along and bind it again there.
+    /// The binding is task-local: child tasks, `Task {}` included, inherit it, also after the
+    /// body returned; a new `Thread` or a detached task does not: pass the container along and
+    /// bind it again there.
     @discardableResult
     public static func withContainer<R>(_ container: Resolver, _ body: () throws -> R) rethrows -> R {
-        Globals.changeBindingCount(by: 1)
-        defer { Globals.changeBindingCount(by: -1) }
-        return try $bound.withValue(container) { try body() }
+        // The synchronous body runs on this thread: the thread's state carries the binding for
+        // the fast path (and beats the container of a factory in progress), the task-local value
+        // for tasks started inside.
+        let state = ThreadState.current
+        let outerContainer = state.containerReference
+        state.containerReference = Unmanaged.passUnretained(container)
+        defer { state.containerReference = outerContainer }
+        return try withExtendedLifetime(container) {
+            try $bound.withValue(container) { try body() }
+        }
     }
 
     /// Runs the asynchronous `body` with `container` as ``current``.
@@ -185,9 +186,7 @@ extension Resolver {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        Globals.changeBindingCount(by: 1)
-        defer { Globals.changeBindingCount(by: -1) }
-        return try await $bound.withValue(container) { try await body() }
+        try await $bound.withValue(container) { try await body() }
     }
 }
 
@@ -197,17 +196,11 @@ enum Globals {
     struct State {
         /// ``Resolver/root``, retained.
         var root: Unmanaged<Resolver>
-        /// How many `withContainer` bindings are open; while none is, `current` skips the task-local read.
-        var bindingCount: Int
     }
 
     nonisolated(unsafe) static let state: UnsafeMutablePointer<State> = {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0))
+        state.initialize(to: State(root: .passRetained(Resolver.main)))
         return state
     }()
-
-    static func changeBindingCount(by delta: Int) {
-        registryLock.withWriteLock { state.pointee.bindingCount += delta }
-    }
 }

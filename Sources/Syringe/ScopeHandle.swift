@@ -21,14 +21,12 @@ public final class ScopeHandle: @unchecked Sendable {
 
     /// Stops keeping the scope's instances alive; those nobody else holds are released.
     public func end() {
-        let released: [AnyObject] = registryLock.withWriteLock {
+        registryLock.withWriteLock { leftovers in
             isOpen = false
-            defer { held = [] }
-            return held
+            leftovers.append(held)
+            held = []
         }
-        _ = released
     }
-
 }
 
 extension Resolver {
@@ -42,21 +40,24 @@ extension Resolver {
     public func beginScope(_ scope: any Scope.Type) -> ScopeHandle {
         let handle = ScopeHandle(scope: scope)
         let id = ObjectIdentifier(scope)
-        registryLock.withWriteLock {
+        registryLock.withWriteLock { leftovers in
             var handles = scopeHandles[id, default: []].filter { $0.handle != nil }
             handles.append(WeakScopeHandle(handle: handle))
-            scopeHandles[id] = handles
+            leftovers.append(scopeHandles.updateValue(handles, forKey: id))
             // Instances of the scope that a resolution from here would get right now.
-            for binding in allBindingsLocked()
-            where binding.origin === binding && binding.storage == .scoped(id, strong: false) {
-                switch cacheOwnerLocked(for: binding.provider.registry) {
-                case .registration:
-                    if let live = binding.provider.cachedInstanceLocked() { handle.held.append(live as AnyObject) }
-                case .container(let container):
-                    if let live = container.isolatedCache[ObjectIdentifier(binding)]?.value {
+            var seen: Set<Key> = []
+            var container: Resolver? = self
+            while let current = container {
+                for binding in current.registry.bindings(in: id)
+                where binding.provider.isWeaklyScopedLocked && seen.insert(binding.key).inserted
+                    && findLocked(binding.key)?.binding === binding
+                {
+                    let cache = cacheOwnerLocked(for: current.registry)
+                    if let live = binding.provider.cachedInstanceLocked(in: cache) {
                         handle.held.append(live as AnyObject)
                     }
                 }
+                container = current.parent
             }
         }
         return handle

@@ -201,10 +201,12 @@ private func resolveAndRelease(_ r: Resolver) -> (serial: Int, weak: FxWeak<LTSe
         #expect(built.value == 1)
     }
 
-    @Test func singletonMarkerProtocolOverridesWeakAndGraph() {
+    @Test func singletonMarkerProtocolOverridesTheContainersDefaultLifetime() {
         let r = Resolver()
-        r.register(lifetime: .weak) { LTMarked() }
-        r.register(qualifiedBy: LTQualifier.self, lifetime: .graph) { LTMarked() }
+        r.defaultLifetime = .weak
+        r.register { LTMarked() }
+        r.defaultLifetime = .graph
+        r.register(qualifiedBy: LTQualifier.self) { LTMarked() }
         let weakSerial = { () -> Int in (r.resolve() as LTMarked).serial }
         #expect(weakSerial() == weakSerial())
         let g1: LTMarked = r.resolve(qualifiedBy: LTQualifier.self)

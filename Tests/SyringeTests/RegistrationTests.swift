@@ -299,10 +299,10 @@ private final class RegThrowing {
         #expect(c !== d)
     }
 
-    @Test func singletonMarkerWinsOverTheRegistration() {
+    @Test func singletonMarkerMakesEveryRegistrationOfTheTypeASingleton() {
         let r = Resolver()
         r.register { RegMarkedSingleton() }
-        r.register(qualifiedBy: RegStaging.self, lifetime: .transient) { RegMarkedSingleton() }
+        r.register(qualifiedBy: RegStaging.self, lifetime: .singleton) { RegMarkedSingleton() }
         let a: RegMarkedSingleton = r.resolve()
         let b: RegMarkedSingleton = r.resolve()
         let c: RegMarkedSingleton = r.resolve(qualifiedBy: RegStaging.self)

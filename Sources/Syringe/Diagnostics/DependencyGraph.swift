@@ -86,7 +86,7 @@ extension Resolver {
                 return id
             }
             for binding in bindings {
-                _ = node(for: binding.key, lifetime: binding.provider.storage.lifetimeDescription)
+                _ = node(for: binding.key, lifetime: binding.provider.lifetimeDescriptionLocked)
             }
             var edges: [DependencyGraph.Edge] = []
             var seen: Set<DependencyGraph.Edge> = []
@@ -100,7 +100,7 @@ extension Resolver {
                 for dependency in dependencies {
                     let target = findLocked(dependency)
                     let to = node(
-                        for: dependency, lifetime: target?.binding.provider.storage.lifetimeDescription ?? "missing")
+                        for: dependency, lifetime: target?.binding.provider.lifetimeDescriptionLocked ?? "missing")
                     let edge = DependencyGraph.Edge(from: from, to: to)
                     if seen.insert(edge).inserted { edges.append(edge) }
                 }

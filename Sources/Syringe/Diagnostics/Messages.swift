@@ -77,4 +77,39 @@ enum Messages {
           keep that container alive as long as the object, or use @Inject to resolve when the object is created
         """
     }
+
+    static func singletonTypeLifetime(_ key: Key, lifetime: String) -> String {
+        """
+        Syringe: \(typeName(key.type)) conforms to Singleton, so it is always a singleton; it cannot have a \
+        \(lifetime) lifetime
+          remove the lifetime (or write .singleton), or remove the Singleton conformance
+        """
+    }
+
+    static func singletonWithArguments(_ key: Key) -> String {
+        """
+        Syringe: \(typeName(key.type)) conforms to Singleton but is registered with runtime arguments \
+        \(key.arguments.map(argumentList) ?? "()")
+          every resolution passes its own arguments and builds a new instance, which a Singleton cannot do;
+          register it without arguments, or remove the Singleton conformance
+        """
+    }
+
+    static func scopedLifetime(_ key: Key, lifetime: String) -> String {
+        let scope = key.scope.map(typeName) ?? "its scope"
+        return """
+            Syringe: \(key) is registered with register(scopedTo:), so the scope \(scope) decides how long its \
+            instances live; it cannot have a \(lifetime) lifetime
+              remove .lifetime(…), or register it without scopedTo: and give it the lifetime \
+            (.lifetime(.cached(in: \(scope).self)) keeps one instance until dropCached(scopedTo: \(scope).self))
+            """
+    }
+
+    static func instanceLifetime(_ key: Key, lifetime: String) -> String {
+        """
+        Syringe: \(key) is registered with registerSingleton, which keeps the instance it was given; it cannot \
+        have a \(lifetime) lifetime
+          remove .lifetime(…), or register a factory instead: register(lifetime: …) { \(typeName(key.type))(…) }
+        """
+    }
 }

@@ -12,9 +12,6 @@ class AnyBinding {
     /// Where the strongly cached instance is (a `T` for a `Provider<T>`), when the
     /// registration itself holds one; read by the non-generic fast path.
     @exclusivity(unchecked) var cachedSlot: UnsafeRawPointer?
-    /// Whether the next instance built must be checked for ``Singleton`` conformance (the
-    /// first one, for registrations whose type alone does not tell).
-    @exclusivity(unchecked) var checksInstanceForSingleton = false
     /// The keys this registration's factory was seen resolving, in the order it resolved
     /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
     @exclusivity(unchecked) var observedDependencies = KeyList()
@@ -36,8 +33,10 @@ class AnyBinding {
     /// the target for a key written by `.implements`. Kept alive by the binding.
     var origin: AnyBinding { originReference.unsafelyUnwrapped }
     private unowned(unsafe) var originReference: AnyBinding?
-    /// How the registration keeps instances (meaningful on ``origin``). Lock held.
-    @exclusivity(unchecked) var storage: Storage = .transient
+
+    /// Gives `container` (a test container) its own empty copy of the registration's store.
+    /// Write lock held.
+    func makeIsolatedCopyLocked(in container: Resolver, leftovers: inout Leftovers) { fatalError("abstract") }
 
     /// Resolves this binding from `container` without knowing its type (for `verify()`).
     func resolveErased(in container: Resolver) throws(ResolutionError) -> Any { fatalError("abstract") }
@@ -45,12 +44,12 @@ class AnyBinding {
 
 /// A binding that yields values of `U`.
 class Binding<U>: AnyBinding {
-    /// The cached instance for `cache` if there is one, else how to build one.
-    /// Called with the read lock held; runs no user code.
-    func lookupLocked(in cache: CacheOwner) -> Lookup<U> { fatalError("abstract") }
+    /// The instance kept for this resolution, or the store to build it in.
+    /// Read lock held; runs no user code.
+    func lookupLocked(in cache: CacheOwner, state: ThreadState) -> Lookup<U> { fatalError("abstract") }
 
-    /// Builds (or, for cached lifetimes, builds once) an instance. Called with no lock held.
-    func produce(_ request: Request, storage: Storage) throws(ResolutionError) -> U { fatalError("abstract") }
+    /// Builds an instance in `store` (once, for lifetimes that share one). No lock held.
+    func produce(_ request: Request, in store: AnyInstanceStore) throws(ResolutionError) -> U { fatalError("abstract") }
 
     override func resolveErased(in container: Resolver) throws(ResolutionError) -> Any {
         let value: U = try container.resolveBinding(self, key: key, arguments: .none, site: nil)
@@ -58,10 +57,14 @@ class Binding<U>: AnyBinding {
     }
 }
 
-/// The outcome of a locked look at a binding's cache.
+/// The outcome of a locked look at a binding's store.
 enum Lookup<U> {
+    /// An instance is kept for this resolution.
     case cached(U)
-    case build(Storage)
+    /// Build one in this store (an ``InstanceStore`` of the registration's type).
+    case build(AnyInstanceStore)
+    /// A test container needs its own copy of the store first.
+    case needsIsolatedCopy
 }
 
 /// Where cached instances of a resolution live: in the registration itself, or in an
@@ -71,18 +74,19 @@ enum CacheOwner {
     case container(Resolver)
 }
 
-/// Everything one resolution step needs besides the binding.
+/// Everything one build needs besides the binding.
 struct Request {
     let key: Key
-    /// The container resolving; factories receive it. The caller keeps it alive.
-    unowned(unsafe) let container: Resolver
+    /// The container the resolution asked; open scope handles along its chain keep what
+    /// is built. The caller keeps it alive.
+    unowned(unsafe) let resolving: Resolver
+    /// The container the factory receives (and static calls inside it use).
+    unowned(unsafe) let factoryContainer: Resolver
     let cache: CacheOwner
     unowned(unsafe) let state: ThreadState
     let arguments: ArgumentValues
     /// Where a property wrapper asked for it, when one did.
     let site: SourceLocation?
-    /// Whether a built instance should be checked for ``Singleton`` conformance.
-    let checksSingleton: Bool
 }
 
 /// Runtime arguments as passed to a resolution: a pointer to a tuple of the key's
@@ -99,62 +103,23 @@ protocol ErasedProvider: AnyBinding {
     var declaredDependencies: [Key]? { get }
     /// The registry the registration belongs to.
     var registry: Registry { get }
-    /// Forgets the cached instance in `cache`, returning it so that it is released after the lock.
-    func dropCacheLocked(in cache: CacheOwner) -> Any?
-    /// The cached instance, if any, for near-match hints.
-    func cachedInstanceLocked() -> Any?
+    /// Forgets the cached instance in `cache`. Write lock held.
+    func dropCacheLocked(in cache: CacheOwner, leftovers: inout Leftovers)
+    /// The cached instance, if any, for near-match hints and scope handles. Lock held.
+    func cachedInstanceLocked(in cache: CacheOwner) -> Any?
+    /// The lifetime, as messages and the dependency graph name it. Lock held.
+    var lifetimeDescriptionLocked: String { get }
+    /// The scope or named cache its instances belong to. Lock held.
+    var scopeLocked: ObjectIdentifier? { get }
+    /// Whether open scope handles keep its instances. Lock held.
+    var isWeaklyScopedLocked: Bool { get }
+    /// Whether a registration with one Optional argument may be resolved without arguments.
+    var acceptsNoArgumentsLocked: Bool { get }
 }
 
 extension ErasedProvider {
     /// Whether building needs runtime arguments (skipped by `verify()`).
     var needsArguments: Bool { key.arguments != nil }
-}
-
-/// How a provider keeps what it builds.
-enum Storage: Equatable {
-    case transient
-    case graph
-    case singleton
-    case weak
-    /// A named scope; `strong` for scopes with ``ScopeRetention/strong``.
-    case scoped(ObjectIdentifier, strong: Bool)
-    /// An instance given at registration (`registerSingleton`), shared everywhere.
-    case fixed
-
-    init(_ lifetime: Lifetime) {
-        switch lifetime {
-        case .transient: self = .transient
-        case .graph: self = .graph
-        case .singleton: self = .singleton
-        case .weak: self = .weak
-        }
-    }
-
-    var isCached: Bool {
-        switch self {
-        case .transient, .graph: false
-        case .singleton, .weak, .scoped, .fixed: true
-        }
-    }
-
-    var holdsWeakly: Bool {
-        switch self {
-        case .weak: true
-        case .scoped(_, let strong): !strong
-        default: false
-        }
-    }
-
-    var lifetimeDescription: String {
-        switch self {
-        case .transient: "transient"
-        case .graph: "graph"
-        case .singleton: "singleton"
-        case .weak: "weak"
-        case .scoped(_, let strong): strong ? "scoped (strong)" : "scoped"
-        case .fixed: "singleton (instance)"
-        }
-    }
 }
 
 /// A growable list of keys in manually managed memory, read on the resolution path

@@ -1,15 +1,10 @@
-/// One cache slot being filled: a registration, in the registration itself or in an
-/// isolating container.
+/// One store being filled: a registration's, or a test container's own copy of it. The
+/// builder keeps the store alive while the cell is claimed, so its identity is not reused.
 struct Cell: Hashable {
-    let provider: ObjectIdentifier
-    let container: ObjectIdentifier?
+    let store: ObjectIdentifier
 
-    init(provider: AnyObject, cache: CacheOwner) {
-        self.provider = ObjectIdentifier(provider)
-        switch cache {
-        case .registration: container = nil
-        case .container(let resolver): container = ObjectIdentifier(resolver)
-        }
+    init(_ store: AnyObject) {
+        self.store = ObjectIdentifier(store)
     }
 }
 
@@ -57,7 +52,7 @@ final class Construction: @unchecked Sendable {
                 let otherPath = paths[builder] ?? []
                 throw ResolutionError(
                     .cycle(of: (builder == me ? [] : otherPath) + request.state.path + [request.key]),
-                    key: request.key, path: request.state.path, container: request.container, site: request.site)
+                    key: request.key, path: request.state.path, container: request.resolving, site: request.site)
             }
             waiting[me] = cell
             lock.wait()
@@ -66,11 +61,14 @@ final class Construction: @unchecked Sendable {
     }
 
     /// Publishes the built instance (`publish` runs with the write lock held) and wakes waiters.
-    func finish(_ cell: Cell, publish: () -> Void) {
+    /// What `publish` replaces is released after both locks.
+    func finish(_ cell: Cell, publish: (inout Leftovers) -> Void) {
+        var leftovers = Leftovers()
         lock.lock()
-        registryLock.withWriteLock(publish)
+        registryLock.withWriteLock { publish(&leftovers) }
         release(cell)
         lock.unlock()
+        leftovers.release()
     }
 
     /// Gives up a claim after the factory failed; a waiter will try building itself.

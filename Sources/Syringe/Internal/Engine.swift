@@ -1,8 +1,24 @@
-/// The resolution engine shared by every public resolve form.
+/// The resolution engine shared by every public resolve form: lookup → plan → build.
+///
+/// - Lookup: one walk up the parent chain under the read lock (``findLocked(_:)``).
+/// - Plan: still under the read lock, the registration's store says whether an instance is
+///   kept for this resolution or which store to build it in (``Binding/lookupLocked(in:state:)``).
+/// - Build: with no lock held, in a new frame of the resolution path (``inFrame``); lifetimes
+///   that share an instance build it once through ``Construction`` and publish it under the
+///   write lock.
 extension Resolver {
     /// Deepest resolution path allowed before it is reported as a runaway recursion
     /// (argument registrations that resolve themselves are not caught as cycles).
     static let maximumDepth = 200
+
+    /// What a miss at the top of a resolution means.
+    enum MissPolicy {
+        /// The missing-registration error (`resolve`, `tryResolve`).
+        case fails
+        /// Nil (`optional`, `@OptionalInject`): decided by the same lookup that would build,
+        /// so a registration cleared meanwhile gives nil, never an error.
+        case yieldsNil
+    }
 
     /// Finds the binding for `key` along the parent chain and where its instances are
     /// cached. Called with the read lock held; the binding is valid while it is held.
@@ -42,14 +58,24 @@ extension Resolver {
         }
     }
 
-    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
+    /// Resolves `key`; a miss throws the missing-registration error, or gives nil when
+    /// `misses` says so.
     @inline(__always)
-    func resolveOrThrow<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
-    ) throws(ResolutionError) -> T {
+    func resolveKey<T>(
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil,
+        misses: MissPolicy = .fails
+    ) throws(ResolutionError) -> T? {
         do {
             return try ThreadState.withCurrent { state in
-                try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation, state: state)
+                registryLock.lockRead(stripe: state.stripe)
+                if let slot = cachedSlotLocked(key, state: state) {
+                    let value = slot.assumingMemoryBound(to: T.self).pointee
+                    registryLock.unlockRead(stripe: state.stripe)
+                    return value
+                }
+                let mark = MainActorMark(isolation)
+                defer { mark.end() }
+                return try resolveSlowlyLocked(key, arguments: arguments, site: site, state: state, misses: misses)
             }
         } catch {
             // Only resolution errors are thrown in there.
@@ -57,54 +83,39 @@ extension Resolver {
         }
     }
 
+    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
     @inline(__always)
-    private func resolveOrThrow<T>(
-        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, isolation: (any Actor)?, state: ThreadState
+    func resolveOrThrow<T>(
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T {
-        registryLock.lockRead(stripe: state.stripe)
-        if let slot = cachedSlotLocked(key, state: state) {
-            let value = slot.assumingMemoryBound(to: T.self).pointee
-            registryLock.unlockRead(stripe: state.stripe)
-            return value
+        try resolveKey(key, arguments: arguments, site: site, isolation: isolation, misses: .fails).unsafelyUnwrapped
+    }
+
+    /// Resolves `key` or stops the program with the resolution error.
+    @inline(__always)
+    func resolveOrTrap<T>(
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
+    ) -> T {
+        do {
+            return try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation)
+        } catch {
+            trap(error)
         }
-        registryLock.unlockRead(stripe: state.stripe)
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        return try resolveSlowly(key, arguments: arguments, site: site, state: state)
     }
 
     /// Resolves `key`, or returns nil when nothing is registered for it (other failures throw).
     func resolveValue<T>(
         _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T? {
-        guard canResolve(key, as: T.self) else { return nil }
-        return try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation) as T
+        try resolveKey(key, arguments: arguments, site: site, isolation: isolation, misses: .yieldsNil)
     }
 
-    /// Whether something serves `key`: a registration, a registration whose only argument is
-    /// Optional, or (for an Optional type) the wrapped type's absence.
-    func canResolve<T>(_ key: Key, as type: T.Type) -> Bool {
-        if T.self is any OptionalResolvable.Type { return true }
-        bootstrapIfPending()
-        return registryLock.withReadLock(ThreadState.current.stripe) {
-            findLocked(key) != nil || (key.arguments == nil && optionalArgumentBindingLocked(key) != nil)
-        }
-    }
-
-    /// The general resolution: everything but a cached instance found with no bookkeeping.
-    /// Kept out of line so that the fast paths pay nothing for what it needs.
+    /// The general resolution, entered with the read lock held, which it releases: everything
+    /// but a cached instance found with no bookkeeping.
     @inline(never)
-    func resolveSlowly<T>(
-        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
-    ) throws(ResolutionError) -> T {
-        registryLock.lockRead(stripe: state.stripe)
-        return try resolveSlowlyLocked(key, arguments: arguments, site: site, state: state)
-    }
-
-    /// ``resolveSlowly(_:arguments:site:state:)`` entered with the read lock held; releases it.
     func resolveSlowlyLocked<T>(
-        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
-    ) throws(ResolutionError) -> T {
+        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState, misses: MissPolicy
+    ) throws(ResolutionError) -> T? {
         if _slowPath(bootstrapPendingLocked()) {
             registryLock.unlockRead(stripe: state.stripe)
             bootstrapIfNeeded(state)
@@ -112,59 +123,55 @@ extension Resolver {
         }
         guard let found = findLocked(key) else {
             registryLock.unlockRead(stripe: state.stripe)
-            return try resolveMissing(key, arguments: arguments, state: state, site: site)
+            return try resolveMissing(key, arguments: arguments, state: state, site: site, misses: misses)
         }
+        // Retained: once the lock is released, the registration may be replaced or cleared.
         let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
-        unowned(unsafe) let origin = binding.origin
-        let storage = origin.storage
-        if storage.isCached {
-            // Unlocks.
-            return try resolveCachedLocked(
-                binding, key: key, cache: found.cache, owner: found.owner, storage: storage, state: state,
-                arguments: arguments, site: site)
-        }
-        let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
-        let checksSingleton = origin.checksInstanceForSingleton
-        let isPlainTransient =
-            storage == .transient && found.binding === origin && key.arguments == nil && !checksSingleton
-        registryLock.unlockRead(stripe: state.stripe)
-        if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
-        if isPlainTransient {
-            return try buildTransient(
-                unsafeDowncast(found.binding, to: Provider<T>.self), key: key, state: state, site: site)
-        }
-        return try build(
-            binding, key: key, cache: found.cache, storage: storage, state: state,
-            arguments: arguments, site: site, checksSingleton: checksSingleton)
+        return try resolveFoundLocked(
+            binding, key: key, cache: found.cache, owner: found.owner, arguments: arguments, site: site, state: state)
     }
 
-    /// The rest of ``resolveSlowly(_:arguments:site:state:)`` for lifetimes with a cache
-    /// (weak, scoped, isolated copies, `.implements` keys). Called with the read lock held;
-    /// releases it.
-    @inline(never)
-    private func resolveCachedLocked<T>(
-        _ binding: Binding<T>, key: Key, cache: CacheOwner, owner: Unmanaged<Resolver>, storage: Storage,
-        state: ThreadState, arguments: ArgumentValues, site: SourceLocation?
+    /// Plans and builds a binding found for `key`. Entered with the read lock held; releases it.
+    private func resolveFoundLocked<T>(
+        _ binding: Binding<T>, key: Key, cache: CacheOwner, owner: Unmanaged<Resolver>, arguments: ArgumentValues,
+        site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
-        let lookup = binding.lookupLocked(in: cache)
+        var lookup = binding.lookupLocked(in: cache, state: state)
         let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
-        let checksSingleton = binding.origin.checksInstanceForSingleton
         registryLock.unlockRead(stripe: state.stripe)
         if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
-        if case .cached(let value) = lookup { return value }
-        return try build(
-            binding, key: key, cache: cache, storage: storage, state: state,
-            arguments: arguments, site: site, checksSingleton: checksSingleton,
-            factoryContainer: factoryContainer(for: cache, owner: owner.takeUnretainedValue()))
-    }
-
-    /// The container a factory receives (and static calls inside it use). An instance the
-    /// registration itself keeps (a singleton of a parent, say) is built by the container
-    /// that owns the registration, so that a child's overrides never end up inside a parent's
-    /// singleton; everything else is built by the container resolving, so its overrides apply.
-    private func factoryContainer(for cache: CacheOwner, owner: Resolver) -> Resolver {
-        if case .registration = cache { return owner }
-        return self
+        if case .needsIsolatedCopy = lookup, case .container(let container) = cache {
+            lookup = registryLock.withWriteLock { leftovers in
+                binding.makeIsolatedCopyLocked(in: container, leftovers: &leftovers)
+                return binding.lookupLocked(in: cache, state: state)
+            }
+        }
+        guard case .build(let anyStore) = lookup else {
+            if case .cached(let value) = lookup { return value }
+            preconditionFailure("a test container's copy exists once made")
+        }
+                if anyStore.isTransient, binding === binding.origin, key.arguments == nil {
+            return try buildTransient(
+                unsafeDowncast(binding, to: Provider<T>.self), key: key, state: state, site: site)
+        }
+        // An instance the registration itself keeps (a parent's singleton, say) is built by the
+        // container that owns the registration, so that a child's overrides never end up inside
+        // it; everything else by the container resolving, so its overrides apply.
+        let factoryContainer: Resolver
+        if anyStore.keepsInstances, case .registration = cache {
+            factoryContainer = owner.takeUnretainedValue()
+        } else {
+            factoryContainer = self
+        }
+        return try withExtendedLifetime(factoryContainer) { () throws(ResolutionError) -> T in
+            try inFrame(key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site)
+            { () throws(ResolutionError) -> T in
+                let request = Request(
+                    key: key, resolving: self, factoryContainer: factoryContainer, cache: cache, state: state,
+                    arguments: arguments, site: site)
+                return try binding.produce(request, in: anyStore)
+            }
+        }
     }
 
     /// Resolves one known binding of this container's chain (for `verify()` and `resolveAll()`).
@@ -172,18 +179,12 @@ extension Resolver {
         _ binding: Binding<T>, key: Key, arguments: ArgumentValues, site: SourceLocation?
     ) throws(ResolutionError) -> T {
         let state = ThreadState.current
-        let (lookup, storage, cache, checksSingleton, owner) = registryLock.withReadLock(state.stripe) {
-            let cache = cacheOwnerLocked(for: binding.provider.registry)
-            return (
-                binding.lookupLocked(in: cache), binding.origin.storage, cache,
-                binding.origin.checksInstanceForSingleton, ownerLocked(of: binding.provider.registry)
-            )
-        }
-        if case .cached(let value) = lookup { return value }
-        return try build(
-            binding, key: key, cache: cache, storage: storage, state: state, arguments: arguments, site: site,
-            checksSingleton: checksSingleton,
-            factoryContainer: storage.isCached ? factoryContainer(for: cache, owner: owner ?? self) : self)
+        registryLock.lockRead(stripe: state.stripe)
+        let registry = binding.provider.registry
+        let owner = ownerLocked(of: registry) ?? self
+        return try resolveFoundLocked(
+            binding, key: key, cache: cacheOwnerLocked(for: registry), owner: Unmanaged.passUnretained(owner),
+            arguments: arguments, site: site, state: state)
     }
 
     /// The container along the chain whose registrations live in `registry`. Read lock held.
@@ -207,25 +208,8 @@ extension Resolver {
         return .registration
     }
 
-    /// Runs a binding's factory (or waits for its cached instance) inside a new frame of
-    /// the resolution path.
-    func build<T>(
-        _ binding: Binding<T>, key: Key, cache: CacheOwner, storage: Storage, state: ThreadState,
-        arguments: ArgumentValues, site: SourceLocation?, checksSingleton: Bool, factoryContainer: Resolver? = nil
-    ) throws(ResolutionError) -> T {
-        unowned(unsafe) let factoryContainer = factoryContainer ?? self
-        return try inFrame(
-            key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site
-        ) { () throws(ResolutionError) -> T in
-            let request = Request(
-                key: key, container: factoryContainer, cache: cache, state: state, arguments: arguments, site: site,
-                checksSingleton: checksSingleton)
-            return try binding.produce(request, storage: storage)
-        }
-    }
-
-    /// ``build(_:key:cache:storage:state:arguments:site:checksSingleton:factoryContainer:)`` for
-    /// the most common case: a transient registration without runtime arguments.
+    /// Builds a transient instance of a registration without runtime arguments: the factory,
+    /// called directly in a new frame.
     @inline(__always)
     private func buildTransient<T>(
         _ provider: Provider<T>, key: Key, state: ThreadState, site: SourceLocation?
@@ -270,12 +254,17 @@ extension Resolver {
     /// Factories resolve their dependencies in the same order every time, so the expected
     /// position is checked first and the common case costs one comparison.
     @inline(__always)
-    private func isKnownEdgeLocked(to key: Key, state: ThreadState) -> Bool {
+    func isKnownEdgeLocked(to key: Key, state: ThreadState) -> Bool {
         let frame = state.frameBuffer + (state.depth - 1)
         let position = frame.pointee.resolvedDependencies
         frame.pointee.resolvedDependencies = position + 1
-        return frame.pointee.provider.observedDependencies.contains(key, expectedAt: position)
+        let known = frame.pointee.provider.observedDependencies
+        return known.contains(key, expectedAt: position) || known.count >= Self.maximumRecordedEdges
     }
+
+    /// How many dependencies one registration records at most: a factory that resolves keys
+    /// made at run time (names, say) must not grow its record without bound.
+    static let maximumRecordedEdges = 64
 
     /// Records that the innermost frame's registration depends on `key`.
     @inline(never)
@@ -283,26 +272,33 @@ extension Resolver {
         guard let frame = state.innermostFrame else { return }
         let provider = frame.provider
         registryLock.withWriteLock {
-            provider.observedDependencies.appendIfAbsent(key)
+            if provider.observedDependencies.count < Self.maximumRecordedEdges {
+                provider.observedDependencies.appendIfAbsent(key)
+            }
         }
     }
 
     /// What a miss resolves to: a registration whose only argument is Optional, or an
-    /// Optional request's wrapped type; else the missing-registration error.
+    /// Optional request's wrapped type; else the missing-registration error, or nil.
     @inline(never)
     private func resolveMissing<T>(
-        _ key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?
-    ) throws(ResolutionError) -> T {
+        _ key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?, misses: MissPolicy
+    ) throws(ResolutionError) -> T? {
         if state.depth != 0 { recordEdge(to: key, state: state) }
-        if key.arguments == nil,
-            let binding = registryLock.withReadLock(state.stripe, { optionalArgumentBindingLocked(key) })
-        {
-            let typed = unsafeDowncast(binding, to: Binding<T>.self)
-            return try resolveBinding(typed, key: binding.key, arguments: .none, site: site)
+        if key.arguments == nil {
+            registryLock.lockRead(stripe: state.stripe)
+            if let binding = optionalArgumentBindingLocked(key), let found = findLocked(binding.key) {
+                let typed = unsafeDowncast(found.binding, to: Binding<T>.self)
+                return try resolveFoundLocked(
+                    typed, key: binding.key, cache: found.cache, owner: found.owner, arguments: .none, site: site,
+                    state: state)
+            }
+            registryLock.unlockRead(stripe: state.stripe)
         }
         if let optional = T.self as? any OptionalResolvable.Type {
-            return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as! T
+            return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as? T
         }
+        if misses == .yieldsNil { return nil }
         throw missingError(for: key, site: site, as: T.self)
     }
 
@@ -314,125 +310,6 @@ extension Resolver {
             container = current.parent
         }
         return nil
-    }
-
-    /// Resolves `key` from ``current``, or stops the program with the resolution error.
-    ///
-    /// The common case (a strongly cached instance, no bound container) takes one lock
-    /// acquisition and no reference counting beyond the returned value's.
-    @inline(__always)
-    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation? = nil, isolation: (any Actor)? = nil) -> T {
-        ThreadState.withCurrent { state in resolveFromCurrent(key, site: site, isolation: isolation, state: state) }
-    }
-
-    @inline(__always)
-    private static func resolveFromCurrent<T>(
-        _ key: Key, site: SourceLocation?, isolation: (any Actor)?, state: ThreadState
-    ) -> T {
-        registryLock.lockRead(stripe: state.stripe)
-        let globals = Globals.state
-        let container: Unmanaged<Resolver>?
-        if let inner = state.containerReference {
-            container = inner
-        } else if globals.pointee.bindingCount == 0 {
-            container = globals.pointee.root
-        } else {
-            container = nil  // a task-local binding may apply: read it off the fast path
-        }
-        if let container,
-            let slot = container._withUnsafeGuaranteedRef({ $0.cachedSlotLocked(key, state: state) })
-        {
-            let value = slot.assumingMemoryBound(to: T.self).pointee
-            registryLock.unlockRead(stripe: state.stripe)
-            return value
-        }
-        return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state, isolation: isolation)
-    }
-
-    /// The rest of ``resolveFromCurrent(_:site:)``, entered with the read lock held, which it
-    /// releases. Kept out of line so that the fast path pays nothing for what this needs.
-    @inline(never)
-    static func resolveFromCurrentSlowlyLocked<T>(
-        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState,
-        isolation: (any Actor)?
-    ) -> T {
-        let mark = MainActorMark(isolation)
-        defer { mark.end() }
-        do {
-            guard let container else {
-                registryLock.unlockRead(stripe: state.stripe)
-                return try current.resolveSlowly(key, arguments: .none, site: site, state: state)
-            }
-            // Retained while the lock is held: once it is released, `root` could be replaced and freed.
-            let resolver = container.takeUnretainedValue()
-            return try resolver.resolveSlowlyLocked(key, arguments: .none, site: site, state: state)
-        } catch {
-            trap(error)
-        }
-    }
-
-    /// Resolves `key` or stops the program with the resolution error.
-    @inline(__always)
-    func resolveOrTrap<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
-    ) -> T {
-        do {
-            return try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation)
-        } catch {
-            trap(error)
-        }
-    }
-
-    /// Runs `registerAllServices()` if it is still pending for this container's chain: called
-    /// before operations that read registrations as a whole (verify, graph, resolveAll, …).
-    func bootstrapIfPending() {
-        let state = ThreadState.current
-        if registryLock.withReadLock(state.stripe, { bootstrapPendingLocked() }) { bootstrapIfNeeded(state) }
-    }
-
-    /// Runs `ResolverRegistering.registerAllServices()` once, before the first resolution
-    /// that reaches ``main``.
-    @inline(never)
-    func bootstrapIfNeeded(_ state: ThreadState) {
-        guard !state.isBootstrapping, reachesMain else { return }
-        Self.bootstrapLock.withLock {
-            let main = Resolver.main.registry
-            let pending = registryLock.withReadLock(state.stripe) { main.bootstrapPending }
-            guard pending else { return }
-            if let registering = (Resolver.self as Any.Type) as? any ResolverRegistering.Type {
-                let outerContainer = state.containerReference
-                state.isBootstrapping = true
-                state.containerReference = nil
-                defer {
-                    state.isBootstrapping = false
-                    state.containerReference = outerContainer
-                }
-                Resolver.withContainer(.main) { registering.registerAllServices() }
-            }
-            registryLock.withWriteLock { main.bootstrapPending = false }
-        }
-    }
-
-    private static let bootstrapLock = Lock()
-
-    /// Whether this resolution reaches ``main`` before its `registerAllServices()` ran.
-    /// Read lock held.
-    func bootstrapPendingLocked() -> Bool {
-        var container: Resolver? = self
-        while let current = container {
-            if current.registry.bootstrapPending { return true }
-            container = current.parent
-        }
-        return false
-    }
-
-    private var reachesMain: Bool {
-        var container: Resolver? = self
-        while let current = container {
-            if current.registry === Resolver.main.registry { return true }
-            container = current.parent
-        }
-        return false
     }
 }
 

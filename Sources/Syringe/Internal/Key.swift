@@ -41,6 +41,9 @@ struct Key: Hashable, @unchecked Sendable {
         Key(newType, qualifier: qualifier, scope: scope, name: name, arguments: arguments)
     }
 
+    /// The same type, qualifier, scope and name without arguments.
+    var withoutArguments: Key { Key(type, qualifier: qualifier, scope: scope, name: name) }
+
     /// The same type and arguments with no qualifier, scope or name.
     var plain: Key { Key(type, arguments: arguments) }
 }

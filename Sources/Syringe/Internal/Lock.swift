@@ -131,6 +131,47 @@ extension StripedLock {
         defer { unlockWrite() }
         return try body()
     }
+
+    /// Runs `body` under the write lock; whatever it puts in the leftovers is released after
+    /// the lock, so that no deinitializer of a removed instance, factory or registration runs
+    /// under it.
+    func withWriteLock<R>(_ body: (inout Leftovers) throws -> R) rethrows -> R {
+        var leftovers = Leftovers()
+        let result: R
+        do {
+            lockWrite()
+            defer { unlockWrite() }
+            result = try body(&leftovers)
+        }
+        leftovers.release()
+        return result
+    }
+}
+
+/// What a locked section removed, to be released once the lock is gone.
+///
+/// Swift ends a value's lifetime at its last use, so "keep it in a local until after the
+/// unlock" is not enough in optimized builds: the optimizer may release it early. The
+/// leftovers are released by a call that cannot be moved before the unlock.
+struct Leftovers {
+    private var items: [Any] = []
+
+    /// Keeps `item` until ``release()``.
+    mutating func append(_ item: Any?) {
+        if let item { items.append(item) }
+    }
+
+    /// Releases everything kept. Call after unlocking.
+    func release() {
+        withExtendedLifetime(items) {}
+        Leftovers.discard(items)
+    }
+
+    /// Not inlined and not optimized, so the releases happen here and nowhere earlier.
+    @inline(never) @_optimize(none)
+    private static func discard(_ items: consuming [Any]) {
+        _ = consume items
+    }
 }
 
 /// The one lock guarding every registry, cache and the static container state.

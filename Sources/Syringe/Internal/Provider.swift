@@ -1,7 +1,6 @@
-/// A registration: the factory, how long its instances live, and its cache.
+/// A registration: the factory, and the store that keeps its instances for its lifetime.
 ///
-/// Mutable state (the storage kind and the cached instances) is guarded by the registry
-/// lock; the factory runs with no lock held.
+/// The store is guarded by the registry lock; the factory runs with no lock held.
 final class Provider<T>: Binding<T>, ErasedProvider {
     enum Make {
         /// A factory that takes nothing.
@@ -15,32 +14,16 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// The factories, kept apart from `make` for the build path (at most one is set).
     private let simpleFactory: (() throws -> T)?
     private let factory: ((Resolver) throws -> T)?
+    /// Unique for the life of the process (per-resolution caches are keyed by it).
+    let id: RegistrationID
     var declaredDependencies: [Key]?
     unowned let registry: Registry
-    /// Storage for the strongly cached instance: initialized exactly while `cachedSlot` is set.
-    /// Allocated the first time an instance is kept, so transient registrations need none.
-    private var slot: UnsafeMutablePointer<T>?
+    /// How the registration keeps its instances. Lock held.
+    @exclusivity(unchecked) private(set) var store: InstanceStore<T>
+    /// Counts lifetime changes, so that test containers drop copies made for an older lifetime.
+    private(set) var storeGeneration = 0
 
-    /// The instance of a singleton, strong scope or `registerSingleton`. Lock held.
-    var instance: T? {
-        get { cachedSlot == nil ? nil : slot.unsafelyUnwrapped.pointee }
-        set {
-            if cachedSlot != nil {
-                slot.unsafelyUnwrapped.deinitialize(count: 1)
-                cachedSlot = nil
-            }
-            if let newValue {
-                let storage = slot ?? UnsafeMutablePointer<T>.allocate(capacity: 1)
-                slot = storage
-                storage.initialize(to: newValue)
-                cachedSlot = UnsafeRawPointer(storage)
-            }
-        }
-    }
-    /// The instance of a `.weak` lifetime or weak scope.
-    weak var weakInstance: AnyObject?
-
-    init(key: Key, make: Make, storage: Storage, site: SourceLocation, registry: Registry) {
+    init(key: Key, make: Make, id: RegistrationID, store: InstanceStore<T>, site: SourceLocation, registry: Registry) {
         self.make = make
         switch make {
         case .simple(let factory):
@@ -53,55 +36,96 @@ final class Provider<T>: Binding<T>, ErasedProvider {
             simpleFactory = nil
             factory = nil
         }
+        self.id = id
+        self.store = store
         self.registry = registry
         super.init(key: key, site: site)
-        self.storage = storage
-        checksInstanceForSingleton = !(T.self is any Singleton.Type)
-    }
-
-    deinit {
-        if cachedSlot != nil { slot.unsafelyUnwrapped.deinitialize(count: 1) }
-        slot?.deallocate()
+        cachedSlot = store.strongSlot
     }
 
     override var provider: any ErasedProvider { self }
 
-    override func lookupLocked(in cache: CacheOwner) -> Lookup<T> {
-        switch storage {
-        case .singleton:
-            if case .container(let container) = cache {
-                return container.isolatedValueLocked(for: self).map(Lookup.cached) ?? .build(storage)
-            }
-            if let instance { return .cached(instance) }
-        case .fixed:
-            if let instance { return .cached(instance) }
-        case .transient, .graph:
-            break
-        case .weak, .scoped:
-            if case .container(let container) = cache {
-                return container.isolatedValueLocked(for: self).map(Lookup.cached) ?? .build(storage)
-            }
-            if storage.holdsWeakly {
-                if let object = weakInstance { return .cached(object as! T) }
-            } else if let instance {
-                return .cached(instance)
-            }
-        }
-        return .build(storage)
+    // MARK: Lookup
+
+    override func lookupLocked(in cache: CacheOwner, state: ThreadState) -> Lookup<T> {
+        let current = storeLocked(in: cache)
+        guard let current else { return .needsIsolatedCopy }
+        if let value = current.cachedLocked(state) { return .cached(value) }
+        return .build(current)
     }
 
-    override func produce(_ request: Request, storage: Storage) throws(ResolutionError) -> T {
-        switch storage {
-        case .transient:
-            return try buildAndAdopt(request)
-        case .graph:
-            let id = ObjectIdentifier(self)
-            if let value = request.state.graph[id] { return value as! T }
+    /// The store serving `cache`: the registration's, or a test container's own copy of it
+    /// (nil while that copy is still to be made). Lock held.
+    func storeLocked(in cache: CacheOwner) -> InstanceStore<T>? {
+        guard case .container(let container) = cache, store.isIsolatable else { return store }
+        guard let copy = container.isolatedCopies[ObjectIdentifier(self)] as? IsolatedCopy<T>,
+            copy.generation == storeGeneration
+        else { return nil }
+        return copy.store
+    }
+
+    override func makeIsolatedCopyLocked(in container: Resolver, leftovers: inout Leftovers) {
+        guard store.isIsolatable, let empty = store.makeIsolatedCopy() else { return }
+        let id = ObjectIdentifier(self)
+        if let existing = container.isolatedCopies[id] as? IsolatedCopy<T>, existing.generation == storeGeneration {
+            return
+        }
+        leftovers.append(
+            container.isolatedCopies.updateValue(
+                IsolatedCopy(provider: self, store: empty, generation: storeGeneration), forKey: id))
+    }
+
+    // MARK: Building
+
+    override func produce(_ request: Request, in store: AnyInstanceStore) throws(ResolutionError) -> T {
+        let store = unsafeDowncast(store, to: InstanceStore<T>.self)
+        guard store.buildsOnce else {
             let value = try build(request)
-            request.state.graph[id] = value
+            var leftovers = Leftovers()
+            _ = store.keep(value, for: request, leftovers: &leftovers)
             return value
-        case .singleton, .weak, .scoped, .fixed:
-            return try buildOnce(request, storage: storage)
+        }
+        return try buildOnce(request, in: store)
+    }
+
+    /// Builds the instance of a lifetime that shares one exactly once, however many threads ask.
+    private func buildOnce(_ request: Request, in store: InstanceStore<T>) throws(ResolutionError) -> T {
+        let claim: Claim<T> = try Construction.shared.claim(Cell(store), request: request) {
+            store.cachedLocked(request.state)
+        }
+        if case .existing(let value) = claim { return value }
+        let value: T
+        do throws(ResolutionError) {
+            value = try build(request)
+        } catch {
+            Construction.shared.abandon(Cell(store))
+            throw error
+        }
+        Construction.shared.finish(Cell(store)) { leftovers in
+            let replacement = store.keep(value, for: request, leftovers: &leftovers)
+            if let replacement { replaceLocked(store, with: replacement, in: request.cache, leftovers: &leftovers) }
+            cachedSlot = self.store.strongSlot
+        }
+        return value
+    }
+
+    /// Puts `replacement` where `old` serves `cache`, if `old` still does. Write lock held.
+    private func replaceLocked(
+        _ old: InstanceStore<T>, with replacement: InstanceStore<T>, in cache: CacheOwner, leftovers: inout Leftovers
+    ) {
+        switch cache {
+        case .container(let container):
+            if let copy = container.isolatedCopies[ObjectIdentifier(self)] as? IsolatedCopy<T>, copy.store === old {
+                leftovers.append(copy.store)
+                copy.store = replacement
+            } else if store === old {
+                leftovers.append(store)
+                store = replacement
+            }
+        case .registration:
+            guard store === old else { return }
+            leftovers.append(store)
+            store = replacement
         }
     }
 
@@ -127,98 +151,87 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     func build(_ request: Request) throws(ResolutionError) -> T {
         do {
             if let simpleFactory { return try simpleFactory() }
-            if let factory { return try factory(request.container) }
+            if let factory { return try factory(request.factoryContainer) }
             guard case .arguments(let factory) = make else { preconditionFailure("a factory of either kind") }
-            return try factory.make(request.container, request.arguments)
+            return try factory.make(request.factoryContainer, request.arguments)
         } catch let error as ResolutionError {
             throw error
         } catch {
             throw ResolutionError(
                 .factoryFailed(error), key: request.key, path: request.state.path,
-                container: request.container, site: request.site)
+                container: request.factoryContainer, site: request.site)
         }
     }
 
-    /// Builds a transient instance. The first one is checked for ``Singleton`` conformance
-    /// (a protocol registration may build a `Singleton` type): if it conforms, the
-    /// registration becomes a singleton from then on.
-    private func buildAndAdopt(_ request: Request) throws(ResolutionError) -> T {
-        let value = try build(request)
-        if _slowPath(request.checksSingleton) {
-            let isSingleton = value is any Singleton
-            registryLock.withWriteLock {
-                checksInstanceForSingleton = false
-                if isSingleton && storage == .transient {
-                    storage = .singleton
-                    store(value, in: request.cache)
-                }
-            }
-        }
-        return value
+    // MARK: Lifetime changes and dropping
+
+    /// The store a new registration starts with. The ``Singleton`` marker is decided here and
+    /// nowhere else: a conforming type is a singleton; a registration with runtime arguments is
+    /// transient; any other registration's first instance is checked for the marker.
+    static func initialStore(for lifetime: Lifetime, key: Key, id: RegistrationID) -> InstanceStore<T> {
+        if T.self is any Singleton.Type { return SingletonStore() }
+        if key.arguments != nil { return TransientStore() }
+        let chosen = InstanceStore<T>.make(for: lifetime, id: id)
+        return lifetime == .singleton ? chosen : SingletonProbeStore(chosen)
     }
 
-    /// Builds the instance of a cached lifetime exactly once, however many threads ask.
-    private func buildOnce(_ request: Request, storage: Storage) throws(ResolutionError) -> T {
-        let cell = Cell(provider: self, cache: request.cache)
-        let claim: Claim<T> = try Construction.shared.claim(cell, request: request) {
-            if case .cached(let value) = lookupLocked(in: request.cache) { return value }
-            return nil
+    /// Why `lifetime` cannot apply to a registration of `key`, if it cannot.
+    static func refusal(of lifetime: Lifetime, for key: Key) -> String? {
+        if key.arguments != nil, lifetime != .transient {
+            return Messages.argumentsNotTransient(key, lifetime: lifetime.description)
         }
-        if case .existing(let value) = claim { return value }
-        let value: T
-        do throws(ResolutionError) {
-            value = try build(request)
-            if storage.holdsWeakly && !isClassInstance(value) {
-                throw ResolutionError(
-                    .notAClass(lifetime: storage.lifetimeDescription), key: request.key, path: request.state.path,
-                    container: request.container, site: request.site)
-            }
-        } catch {
-            Construction.shared.abandon(cell)
-            throw error
+        if T.self is any Singleton.Type {
+            if key.arguments != nil { return Messages.singletonWithArguments(key) }
+            if lifetime != .singleton { return Messages.singletonTypeLifetime(key, lifetime: lifetime.description) }
         }
-        Construction.shared.finish(cell) {
-            store(value, in: request.cache)
-            if case .scoped(let scope, _) = storage {
-                request.container.retainInOpenScopesLocked(value as AnyObject, scope: scope)
-            }
-        }
-        return value
+        return nil
     }
 
-    /// Keeps `value` in the cache. Called with the write lock held.
-    private func store(_ value: T, in cache: CacheOwner) {
+    /// Gives the registration another lifetime, or says why it cannot have it. Write lock held.
+    func changeLifetimeLocked(to lifetime: Lifetime, leftovers: inout Leftovers) -> String? {
+        if store is FixedInstanceStore<T> {
+            return lifetime == .singleton ? nil : Messages.instanceLifetime(key, lifetime: lifetime.description)
+        }
+        if key.scope != nil { return Messages.scopedLifetime(key, lifetime: lifetime.description) }
+        if let refusal = Self.refusal(of: lifetime, for: key) { return refusal }
+        registry.unindex(self)
+        changeStoreLocked(to: Self.initialStore(for: lifetime, key: key, id: id), leftovers: &leftovers)
+        if registry.binding(for: key) === self { registry.index(self) }
+        return nil
+    }
+
+    /// Replaces the store with one of another lifetime; what the old one kept is released
+    /// after the lock, and test containers' copies of it are dropped on their next use.
+    /// Write lock held.
+    func changeStoreLocked(to newStore: InstanceStore<T>, leftovers: inout Leftovers) {
+        leftovers.append(store)
+        store = newStore
+        storeGeneration += 1
+        cachedSlot = store.strongSlot
+    }
+
+    func dropCacheLocked(in cache: CacheOwner, leftovers: inout Leftovers) {
         switch cache {
-        case .container(let container) where storage != .fixed:
-            container.setIsolatedValueLocked(value, weakly: storage.holdsWeakly, for: self)
-        default:
-            if storage.holdsWeakly {
-                weakInstance = value as AnyObject
-            } else {
-                instance = value
-            }
+        case .container(let container):
+            guard let copy = container.isolatedCopies[ObjectIdentifier(self)] as? IsolatedCopy<T> else { return }
+            copy.store.drop(into: &leftovers)
+        case .registration:
+            store.drop(into: &leftovers)
+            cachedSlot = store.strongSlot
         }
     }
 
-    func dropCacheLocked(in cache: CacheOwner) -> Any? {
-        switch (cache, storage) {
-        case (_, .fixed), (_, .transient), (_, .graph):
-            return nil
-        case (.container(let container), _):
-            return container.removeIsolatedValueLocked(for: self)
-        case (.registration, _):
-            defer {
-                instance = nil
-                weakInstance = nil
-            }
-            return instance
-        }
+    func cachedInstanceLocked(in cache: CacheOwner) -> Any? {
+        storeLocked(in: cache)?.keptInstance
     }
 
-    func cachedInstanceLocked() -> Any? {
-        if let instance { return instance }
-        return weakInstance
+    var lifetimeDescriptionLocked: String { store.lifetimeDescription }
+    var acceptsNoArgumentsLocked: Bool {
+        if case .arguments(let factory) = make { return factory.acceptsNoArguments }
+        return false
     }
+    var scopeLocked: ObjectIdentifier? { store.scope }
+    var isWeaklyScopedLocked: Bool { store.isWeaklyScoped }
 }
 
 /// A key written by `.implements(P.self)`: serves `P` from a registration of `T`,
@@ -233,28 +246,56 @@ final class Alias<P, T>: Binding<P> {
 
     override var provider: any ErasedProvider { target }
 
-    override func lookupLocked(in cache: CacheOwner) -> Lookup<P> {
-        switch target.lookupLocked(in: cache) {
+    override func lookupLocked(in cache: CacheOwner, state: ThreadState) -> Lookup<P> {
+        switch target.lookupLocked(in: cache, state: state) {
         case .cached(let value):
             if let value = value as? P { return .cached(value) }
-            return .build(target.storage)
-        case .build(let storage):
-            return .build(storage)
+            return target.storeLocked(in: cache).map { .build($0) } ?? .needsIsolatedCopy
+        case .build(let store):
+            return .build(store)
+        case .needsIsolatedCopy:
+            return .needsIsolatedCopy
         }
     }
 
-    override func produce(_ request: Request, storage: Storage) throws(ResolutionError) -> P {
-        let value = try target.produce(request, storage: storage)
+    override func makeIsolatedCopyLocked(in container: Resolver, leftovers: inout Leftovers) {
+        target.makeIsolatedCopyLocked(in: container, leftovers: &leftovers)
+    }
+
+    override func produce(_ request: Request, in store: AnyInstanceStore) throws(ResolutionError) -> P {
+        let value = try target.produce(request, in: store)
         guard let converted = value as? P else {
             throw ResolutionError(
                 .notConvertible(from: type(of: value as Any)), key: request.key, path: request.state.path,
-                container: request.container, site: request.site)
+                container: request.factoryContainer, site: request.site)
         }
         return converted
     }
 }
 
-/// Whether a value is a class instance (so it can be held weakly).
-func isClassInstance(_ value: Any) -> Bool {
-    type(of: value as Any) is AnyClass
+/// A test container's own copy of a registration's store.
+class AnyIsolatedCopy {
+    /// The registration, kept alive so that its identity (the copy's key) cannot be reused
+    /// by a newer registration while the copy exists.
+    let provider: AnyBinding
+
+    init(provider: AnyBinding) { self.provider = provider }
+
+    /// Whether the copy keeps nothing (a weak instance that died, or nothing built yet). Lock held.
+    var isEmpty: Bool { fatalError("abstract") }
+}
+
+final class IsolatedCopy<T>: AnyIsolatedCopy {
+    /// Lock held.
+    var store: InstanceStore<T>
+    /// The registration's ``Provider/storeGeneration`` the copy was made for.
+    let generation: Int
+
+    init(provider: Provider<T>, store: InstanceStore<T>, generation: Int) {
+        self.store = store
+        self.generation = generation
+        super.init(provider: provider)
+    }
+
+    override var isEmpty: Bool { store.keptInstance == nil }
 }

@@ -7,7 +7,9 @@ final class Registry {
     /// The same bindings, for lookups on the resolution path.
     let table: UnsafeMutablePointer<LookupTable>
     /// For registrations whose only argument is Optional: the same key without arguments.
-    var optionalArgumentBindings: [Key: AnyBinding] = [:]
+    private(set) var optionalArgumentBindings: [Key: AnyBinding] = [:]
+    /// Registrations by the scope or named cache their instances belong to.
+    private var byScope: [ObjectIdentifier: [ObjectIdentifier: AnyBinding]] = [:]
     var defaultLifetime: Lifetime = .transient
     /// Whether `ResolverRegistering.registerAllServices()` still has to run before
     /// resolutions reaching this registry (only ever true for ``Resolver/main``'s).
@@ -31,13 +33,49 @@ final class Registry {
     /// Binds `binding.key`, returning what it replaces. Write lock held.
     func bind(_ binding: AnyBinding) -> AnyBinding? {
         table.pointee.insert(binding, for: binding.key)
-        return bindings.updateValue(binding, forKey: binding.key)
+        let replaced = bindings.updateValue(binding, forKey: binding.key)
+        if let replaced { unindex(replaced) }
+        index(binding)
+        return replaced
     }
 
     /// Unbinds `key`, returning what it was bound to. Write lock held.
     func unbind(_ key: Key) -> AnyBinding? {
+        guard let removed = bindings.removeValue(forKey: key) else { return nil }
         table.pointee.remove(key)
-        return bindings.removeValue(forKey: key)
+        unindex(removed)
+        return removed
+    }
+
+    /// The binding of `key` in this registry. Lock held.
+    func binding(for key: Key) -> AnyBinding? { bindings[key] }
+
+    /// Every binding, in no particular order. Lock held.
+    var allBindings: Dictionary<Key, AnyBinding>.Values { bindings.values }
+
+    /// The registrations whose instances belong to the scope or named cache `scope`. Lock held.
+    func bindings(in scope: ObjectIdentifier) -> Dictionary<ObjectIdentifier, AnyBinding>.Values {
+        (byScope[scope] ?? [:]).values
+    }
+
+    /// Files a registration under the scope its lifetime names, if any. Write lock held.
+    func index(_ binding: AnyBinding) {
+        if binding.key.arguments != nil, binding.provider.acceptsNoArgumentsLocked {
+            optionalArgumentBindings[binding.key.withoutArguments] = binding
+        }
+        guard binding.origin === binding, let scope = binding.provider.scopeLocked else { return }
+        byScope[scope, default: [:]][ObjectIdentifier(binding)] = binding
+    }
+
+    /// Takes a registration out of the indexes. Write lock held.
+    func unindex(_ binding: AnyBinding) {
+        let plainKey = binding.key.withoutArguments
+        if binding.key.arguments != nil, optionalArgumentBindings[plainKey] === binding {
+            optionalArgumentBindings[plainKey] = nil
+        }
+        guard binding.origin === binding, let scope = binding.provider.scopeLocked else { return }
+        byScope[scope]?[ObjectIdentifier(binding)] = nil
+        if byScope[scope]?.isEmpty == true { byScope[scope] = nil }
     }
 
     func nextSequence() -> Int {
@@ -69,17 +107,4 @@ struct WeakRegistry {
 
 struct WeakScopeHandle {
     weak var handle: ScopeHandle?
-}
-
-/// A cached instance kept by an isolating (test) container.
-final class IsolatedSlot {
-    /// The registration the copy belongs to, kept alive so that its identity (the slot's
-    /// key) cannot be reused by a newer registration while the slot exists.
-    let provider: AnyObject
-    var strong: Any?
-    weak var weak: AnyObject?
-
-    var value: Any? { strong ?? weak }
-
-    init(provider: AnyObject) { self.provider = provider }
 }
