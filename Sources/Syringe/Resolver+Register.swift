@@ -102,7 +102,8 @@ extension Resolver {
         line: UInt = #line
     ) -> Registration<T> {
         let provider = Provider<T>(
-            key: Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in instance }, id: RegistrationID.next(),
+            key: Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in instance },
+            id: RegistrationID.next(),
             store: FixedInstanceStore(instance), site: SourceLocation(file: file, line: line), registry: registry)
         store(provider)
         return Registration(provider: provider, resolver: self)

@@ -59,7 +59,8 @@ extension Resolver {
             {
                 let registered = binding.key.type
                 let servesRequest =
-                    T.self != Void.self && (binding.provider.cachedInstanceLocked(in: .registration).map { $0 is T } ?? false)
+                    T.self != Void.self
+                    && (binding.provider.cachedInstanceLocked(in: .registration).map { $0 is T } ?? false)
                 if servesRequest || namesSuggestImplementation(typeName(registered), of: requestedName) {
                     hints.append(
                         "\(typeName(registered)) is registered; to serve \(requestedName) add "

@@ -26,7 +26,8 @@ extension Resolver {
                 registryLock.unlockRead(stripe: state.stripe)
                 return value
             }
-            return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state, isolation: isolation)
+            return resolveFromCurrentSlowlyLocked(
+                key, site: site, container: container, state: state, isolation: isolation)
         }
     }
 

@@ -150,7 +150,7 @@ extension Resolver {
             if case .cached(let value) = lookup { return value }
             preconditionFailure("a test container's copy exists once made")
         }
-                if anyStore.isTransient, binding === binding.origin, key.arguments == nil {
+        if anyStore.isTransient, binding === binding.origin, key.arguments == nil {
             return try buildTransient(
                 unsafeDowncast(binding, to: Provider<T>.self), key: key, state: state, site: site)
         }
@@ -164,8 +164,9 @@ extension Resolver {
             factoryContainer = self
         }
         return try withExtendedLifetime(factoryContainer) { () throws(ResolutionError) -> T in
-            try inFrame(key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site)
-            { () throws(ResolutionError) -> T in
+            try inFrame(
+                key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site
+            ) { () throws(ResolutionError) -> T in
                 let request = Request(
                     key: key, resolving: self, factoryContainer: factoryContainer, cache: cache, state: state,
                     arguments: arguments, site: site)
