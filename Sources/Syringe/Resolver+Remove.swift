@@ -82,7 +82,7 @@ extension Resolver {
     public func dropCached(scopedTo scope: any Scope.Type) {
         let id = ObjectIdentifier(scope)
         registryLock.withWriteLock { leftovers in
-            for binding in registry.bindings(in: id) {
+            for binding in registry.bindings(in: id) where binding.provider.scopeLocked == id {
                 binding.provider.dropCacheLocked(in: .registration, leftovers: &leftovers)
             }
             guard isolatesCache else { return }

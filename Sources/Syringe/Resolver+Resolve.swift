@@ -104,10 +104,9 @@ extension Resolver {
         isolation: (any Actor)? = #isolation
     ) -> T? {
         do {
-            return try tryResolve(
-                T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
+            return try resolveWithArguments(
+                T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
         } catch {
-            if case .missing = error.reason, error.path.count == ThreadState.current.depth + 1 { return nil }
             trap(error)
         }
     }
@@ -138,18 +137,29 @@ extension Resolver {
         _ rest: repeat each Rest,
         isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
+        if let resolved = try resolveWithArguments(
+            T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
+        {
+            return resolved
+        }
+        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        throw missingError(for: key, site: nil, as: T.self)
+    }
+
+    /// Resolves a `T` built with runtime arguments, or nil when nothing is registered for it with
+    /// these argument types (decided in the lookup that builds, as `optional()` does).
+    private func resolveWithArguments<T, First, each Rest>(
+        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, isolation: (any Actor)?, _ first: First,
+        _ rest: repeat each Rest
+    ) throws(ResolutionError) -> T? {
         var values = (first, repeat each rest)
         let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
         let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
             try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }
         if let resolved { return resolved }
-        if let wrapped: T = try resolveWrappingInOptional(
+        return try resolveWrappingInOptional(
             T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
-        {
-            return wrapped
-        }
-        throw missingError(for: key, site: nil, as: T.self)
     }
 
     /// A single argument `A` also reaches a registration whose argument is `A?`.

@@ -15,6 +15,8 @@ class AnyBinding {
     /// The keys this registration's factory was seen resolving, in the order it resolved
     /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
     @exclusivity(unchecked) var observedDependencies = KeyList()
+    /// The scope the registry filed it under, if any. Lock held.
+    var indexedScope: ObjectIdentifier?
 
     init(key: Key, site: SourceLocation, origin: AnyBinding? = nil) {
         self.key = key

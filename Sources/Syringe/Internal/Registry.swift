@@ -65,6 +65,7 @@ final class Registry {
         }
         guard binding.origin === binding, let scope = binding.provider.scopeLocked else { return }
         byScope[scope, default: [:]][ObjectIdentifier(binding)] = binding
+        binding.indexedScope = scope
     }
 
     /// Takes a registration out of the indexes. Write lock held.
@@ -73,7 +74,8 @@ final class Registry {
         if binding.key.arguments != nil, optionalArgumentBindings[plainKey] === binding {
             optionalArgumentBindings[plainKey] = nil
         }
-        guard binding.origin === binding, let scope = binding.provider.scopeLocked else { return }
+        guard let scope = binding.indexedScope else { return }
+        binding.indexedScope = nil
         byScope[scope]?[ObjectIdentifier(binding)] = nil
         if byScope[scope]?.isEmpty == true { byScope[scope] = nil }
     }

@@ -8,19 +8,24 @@
 final class SingletonProbeStore<T>: InstanceStore<T> {
     /// The lifetime the registration asked for.
     private let chosen: InstanceStore<T>
+    /// The store the first instance decided on. Threads that waited for the first build read
+    /// through it before the registration's store is replaced. Lock held.
+    private var decided: InstanceStore<T>?
 
     init(_ chosen: InstanceStore<T>) {
         self.chosen = chosen
         super.init(buildsOnce: true, keepsInstances: chosen.keepsInstances)
     }
 
+    override func cachedLocked(_ state: ThreadState) -> T? {
+        decided?.cachedLocked(state)
+    }
+
     override func keep(_ value: T, for request: Request, leftovers: inout Leftovers) -> InstanceStore<T>? {
-        if value is any Singleton {
-            let singleton = SingletonStore<T>()
-            _ = singleton.keep(value, for: request, leftovers: &leftovers)
-            return singleton
-        }
-        return chosen.keep(value, for: request, leftovers: &leftovers) ?? chosen
+        if let decided { return decided.keep(value, for: request, leftovers: &leftovers) ?? decided }
+        let store: InstanceStore<T> = value is any Singleton ? SingletonStore() : chosen
+        decided = store
+        return store.keep(value, for: request, leftovers: &leftovers) ?? store
     }
 
     override var isIsolatable: Bool { true }
@@ -30,4 +35,6 @@ final class SingletonProbeStore<T>: InstanceStore<T> {
     }
 
     override var lifetimeDescription: String { chosen.lifetimeDescription }
+    override var scope: ObjectIdentifier? { chosen.scope }
+    override var isWeaklyScoped: Bool { chosen.isWeaklyScoped }
 }
