@@ -149,7 +149,10 @@ extension Resolver {
         return root
     }
 
-    @TaskLocal static var bound: Resolver?
+    /// The container bound by `withContainer` for the current task, if any.
+    static var bound: Resolver? { binding?.container }
+
+    @TaskLocal private static var binding: ContainerBinding?
 
     /// Runs `body` with `container` as ``current``: static calls and property wrappers
     /// of objects created inside use it, also inside a factory that opens it.
@@ -174,9 +177,7 @@ extension Resolver {
         let outerContainer = state.containerReference
         state.containerReference = Unmanaged.passUnretained(container)
         defer { state.containerReference = outerContainer }
-        return try withExtendedLifetime(container) {
-            try $bound.withValue(container) { try body() }
-        }
+        return try $binding.withValue(ContainerBinding(container)) { try body() }
     }
 
     /// Runs the asynchronous `body` with `container` as ``current``.
@@ -186,7 +187,7 @@ extension Resolver {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        try await $bound.withValue(container) { try await body() }
+        try await $binding.withValue(ContainerBinding(container)) { try await body() }
     }
 }
 
@@ -196,11 +197,32 @@ enum Globals {
     struct State {
         /// ``Resolver/root``, retained.
         var root: Unmanaged<Resolver>
+        /// How many `withContainer` bindings exist, including those kept by tasks started inside
+        /// one. While there are none, no task can see a binding, so `current` skips the
+        /// task-local read.
+        var bindingCount: Int
     }
 
     nonisolated(unsafe) static let state: UnsafeMutablePointer<State> = {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(root: .passRetained(Resolver.main)))
+        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0))
         return state
     }()
+}
+
+/// A container bound with `withContainer`, as the task-local value holds it. Tasks started
+/// inside the body keep it (and so the count) alive for as long as they can read it.
+final class ContainerBinding: Sendable {
+    let container: Resolver
+
+    init(_ container: Resolver) {
+        self.container = container
+        registryLock.withWriteLock { Globals.state.pointee.bindingCount += 1 }
+    }
+
+    deinit {
+        // Released by the task-local machinery when a body or a task ends, never under a
+        // Syringe lock.
+        registryLock.withWriteLock { Globals.state.pointee.bindingCount -= 1 }
+    }
 }

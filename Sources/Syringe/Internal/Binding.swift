@@ -12,6 +12,9 @@ class AnyBinding {
     /// Where the strongly cached instance is (a `T` for a `Provider<T>`), when the
     /// registration itself holds one; read by the non-generic fast path.
     @exclusivity(unchecked) var cachedSlot: UnsafeRawPointer?
+    /// Whether the registration keeps nothing and builds without runtime arguments: the
+    /// resolution may call its factory directly. Only providers set it; lock held.
+    @exclusivity(unchecked) var isPlainTransient = false
     /// The keys this registration's factory was seen resolving, in the order it resolved
     /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
     @exclusivity(unchecked) var observedDependencies = KeyList()

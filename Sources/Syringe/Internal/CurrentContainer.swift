@@ -1,5 +1,6 @@
 /// Resolving from ``Resolver/current``: the container of the innermost resolution in progress
-/// or `withContainer` body on this thread, else the task-local binding, else ``Resolver/root``.
+/// or synchronous `withContainer` body on this thread, else the task's binding, else
+/// ``Resolver/root``.
 extension Resolver {
     /// Resolves `key` from ``current``, or stops the program with the resolution error.
     ///
@@ -14,38 +15,44 @@ extension Resolver {
     private static func resolveFromCurrent<T>(
         _ key: Key, site: SourceLocation?, isolation: (any Actor)?, state: ThreadState
     ) -> T {
-        // A task's binding is read on every call: a `Task {}` started inside `withContainer`
-        // keeps it after the body returned, whatever other threads do.
-        let bound = state.containerReference == nil ? Resolver.bound : nil
-        return withExtendedLifetime(bound) {
-            registryLock.lockRead(stripe: state.stripe)
-            let container =
-                state.containerReference ?? bound.map { Unmanaged.passUnretained($0) } ?? Globals.state.pointee.root
-            if let slot = container._withUnsafeGuaranteedRef({ $0.cachedSlotLocked(key, state: state) }) {
-                let value = slot.assumingMemoryBound(to: T.self).pointee
-                registryLock.unlockRead(stripe: state.stripe)
-                return value
-            }
-            return resolveFromCurrentSlowlyLocked(
-                key, site: site, container: container, state: state, isolation: isolation)
+        registryLock.lockRead(stripe: state.stripe)
+        let globals = Globals.state
+        let container: Unmanaged<Resolver>?
+        if let inner = state.containerReference {
+            container = inner
+        } else if globals.pointee.bindingCount == 0 {
+            // No binding exists, so no task can see one.
+            container = globals.pointee.root
+        } else {
+            container = nil  // a task-local binding may apply: read it off the fast path
         }
+        if let container,
+            let slot = container._withUnsafeGuaranteedRef({ $0.cachedSlotLocked(key, state: state) })
+        {
+            let value = slot.assumingMemoryBound(to: T.self).pointee
+            registryLock.unlockRead(stripe: state.stripe)
+            return value
+        }
+        return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state, isolation: isolation)
     }
 
     /// The rest of ``resolveFromCurrent(_:site:isolation:)``, entered with the read lock held,
     /// which it releases. Kept out of line so that the fast path pays nothing for what this needs.
     @inline(never)
     private static func resolveFromCurrentSlowlyLocked<T>(
-        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>, state: ThreadState,
+        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState,
         isolation: (any Actor)?
     ) -> T {
         let mark = MainActorMark(isolation)
         defer { mark.end() }
-        // Retained while the lock is held: once it is released, `root` could be replaced and freed.
-        let resolver = container.takeUnretainedValue()
         do {
-            let value: T? = try resolver.resolveSlowlyLocked(
-                key, arguments: .none, site: site, state: state, misses: .fails)
-            return value.unsafelyUnwrapped
+            guard let container else {
+                registryLock.unlockRead(stripe: state.stripe)
+                return try current.resolveOrThrow(key, site: site)
+            }
+            // Retained while the lock is held: once it is released, `root` could be replaced and freed.
+            let resolver = container.takeUnretainedValue()
+            return try resolver.resolveSlowlyLocked(key, arguments: .none, site: site, state: state)
         } catch {
             trap(error)
         }

@@ -11,15 +11,6 @@ extension Resolver {
     /// (argument registrations that resolve themselves are not caught as cycles).
     static let maximumDepth = 200
 
-    /// What a miss at the top of a resolution means.
-    enum MissPolicy {
-        /// The missing-registration error (`resolve`, `tryResolve`).
-        case fails
-        /// Nil (`optional`, `@OptionalInject`): decided by the same lookup that would build,
-        /// so a registration cleared meanwhile gives nil, never an error.
-        case yieldsNil
-    }
-
     /// Finds the binding for `key` along the parent chain and where its instances are
     /// cached. Called with the read lock held; the binding is valid while it is held.
     @inline(__always)
@@ -58,13 +49,11 @@ extension Resolver {
         }
     }
 
-    /// Resolves `key`; a miss throws the missing-registration error, or gives nil when
-    /// `misses` says so.
+    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
     @inline(__always)
-    func resolveKey<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil,
-        misses: MissPolicy = .fails
-    ) throws(ResolutionError) -> T? {
+    func resolveOrThrow<T>(
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
+    ) throws(ResolutionError) -> T {
         do {
             return try ThreadState.withCurrent { state in
                 registryLock.lockRead(stripe: state.stripe)
@@ -75,20 +64,12 @@ extension Resolver {
                 }
                 let mark = MainActorMark(isolation)
                 defer { mark.end() }
-                return try resolveSlowlyLocked(key, arguments: arguments, site: site, state: state, misses: misses)
+                return try resolveSlowlyLocked(key, arguments: arguments, site: site, state: state)
             }
         } catch {
             // Only resolution errors are thrown in there.
             throw error as! ResolutionError
         }
-    }
-
-    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
-    @inline(__always)
-    func resolveOrThrow<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
-    ) throws(ResolutionError) -> T {
-        try resolveKey(key, arguments: arguments, site: site, isolation: isolation, misses: .fails).unsafelyUnwrapped
     }
 
     /// Resolves `key` or stops the program with the resolution error.
@@ -104,18 +85,16 @@ extension Resolver {
     }
 
     /// Resolves `key`, or returns nil when nothing is registered for it (other failures throw).
+    ///
+    /// The miss is decided by the same locked lookup that would build, so a registration
+    /// cleared meanwhile by another thread gives nil, never an error.
     func resolveValue<T>(
         _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T? {
-        try resolveKey(key, arguments: arguments, site: site, isolation: isolation, misses: .yieldsNil)
-    }
-
-    /// The general resolution, entered with the read lock held, which it releases: everything
-    /// but a cached instance found with no bookkeeping.
-    @inline(never)
-    func resolveSlowlyLocked<T>(
-        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState, misses: MissPolicy
-    ) throws(ResolutionError) -> T? {
+        let state = ThreadState.current
+        let mark = MainActorMark(isolation)
+        defer { mark.end() }
+        registryLock.lockRead(stripe: state.stripe)
         if _slowPath(bootstrapPendingLocked()) {
             registryLock.unlockRead(stripe: state.stripe)
             bootstrapIfNeeded(state)
@@ -123,7 +102,27 @@ extension Resolver {
         }
         guard let found = findLocked(key) else {
             registryLock.unlockRead(stripe: state.stripe)
-            return try resolveMissing(key, arguments: arguments, state: state, site: site, misses: misses)
+            return try resolveAlternatives(for: key, arguments: arguments, state: state, site: site)
+        }
+        let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
+        return try resolveFoundLocked(
+            binding, key: key, cache: found.cache, owner: found.owner, arguments: arguments, site: site, state: state)
+    }
+
+    /// The general resolution, entered with the read lock held, which it releases: everything
+    /// but a cached instance found with no bookkeeping.
+    @inline(never)
+    func resolveSlowlyLocked<T>(
+        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
+    ) throws(ResolutionError) -> T {
+        if _slowPath(bootstrapPendingLocked()) {
+            registryLock.unlockRead(stripe: state.stripe)
+            bootstrapIfNeeded(state)
+            registryLock.lockRead(stripe: state.stripe)
+        }
+        guard let found = findLocked(key) else {
+            registryLock.unlockRead(stripe: state.stripe)
+            return try resolveMissing(key, arguments: arguments, state: state, site: site)
         }
         // Retained: once the lock is released, the registration may be replaced or cleared.
         let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
@@ -136,8 +135,27 @@ extension Resolver {
         _ binding: Binding<T>, key: Key, cache: CacheOwner, owner: Unmanaged<Resolver>, arguments: ArgumentValues,
         site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
-        var lookup = binding.lookupLocked(in: cache, state: state)
         let isNewEdge = state.depth != 0 && !isKnownEdgeLocked(to: key, state: state)
+        if binding.isPlainTransient {
+            registryLock.unlockRead(stripe: state.stripe)
+            if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
+            return try buildTransient(
+                unsafeDowncast(binding, to: Provider<T>.self), key: key, state: state, site: site)
+        }
+        return try resolvePlannedLocked(
+            binding, key: key, cache: cache, owner: owner, arguments: arguments, site: site, state: state,
+            isNewEdge: isNewEdge)
+    }
+
+    /// The rest of ``resolveFoundLocked(_:key:cache:owner:arguments:site:state:)`` for everything
+    /// but a plain transient: plan with the store, then build. Kept apart so that the transient
+    /// path does not set up what this needs. Entered with the read lock held; releases it.
+    @inline(never)
+    private func resolvePlannedLocked<T>(
+        _ binding: Binding<T>, key: Key, cache: CacheOwner, owner: Unmanaged<Resolver>, arguments: ArgumentValues,
+        site: SourceLocation?, state: ThreadState, isNewEdge: Bool
+    ) throws(ResolutionError) -> T {
+        var lookup = binding.lookupLocked(in: cache, state: state)
         registryLock.unlockRead(stripe: state.stripe)
         if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
         if case .needsIsolatedCopy = lookup, case .container(let container) = cache {
@@ -149,10 +167,6 @@ extension Resolver {
         guard case .build(let anyStore) = lookup else {
             if case .cached(let value) = lookup { return value }
             preconditionFailure("a test container's copy exists once made")
-        }
-        if anyStore.isTransient, binding === binding.origin, key.arguments == nil {
-            return try buildTransient(
-                unsafeDowncast(binding, to: Provider<T>.self), key: key, state: state, site: site)
         }
         // An instance the registration itself keeps (a parent's singleton, say) is built by the
         // container that owns the registration, so that a child's overrides never end up inside
@@ -279,11 +293,22 @@ extension Resolver {
         }
     }
 
-    /// What a miss resolves to: a registration whose only argument is Optional, or an
-    /// Optional request's wrapped type; else the missing-registration error, or nil.
+    /// What a miss resolves to: an alternative (``resolveAlternatives(for:arguments:state:site:)``),
+    /// else the missing-registration error.
     @inline(never)
     private func resolveMissing<T>(
-        _ key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?, misses: MissPolicy
+        _ key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        if let value: T = try resolveAlternatives(for: key, arguments: arguments, state: state, site: site) {
+            return value
+        }
+        throw missingError(for: key, site: site, as: T.self)
+    }
+
+    /// What serves a key nothing is registered for: a registration whose only argument is
+    /// Optional, or, for an Optional request, its wrapped type (nil when that is missing too).
+    private func resolveAlternatives<T>(
+        for key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?
     ) throws(ResolutionError) -> T? {
         if state.depth != 0 { recordEdge(to: key, state: state) }
         if key.arguments == nil {
@@ -299,8 +324,7 @@ extension Resolver {
         if let optional = T.self as? any OptionalResolvable.Type {
             return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as? T
         }
-        if misses == .yieldsNil { return nil }
-        throw missingError(for: key, site: site, as: T.self)
+        return nil
     }
 
     /// The registration of `key`'s type whose only argument is Optional. Read lock held.

@@ -40,7 +40,14 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         self.store = store
         self.registry = registry
         super.init(key: key, site: site)
+        storeChangedLocked()
+    }
+
+    /// Brings the fields the non-generic resolution path reads in line with the store.
+    /// Lock held (or not yet shared).
+    private func storeChangedLocked() {
         cachedSlot = store.strongSlot
+        isPlainTransient = store.isTransient && key.arguments == nil
     }
 
     override var provider: any ErasedProvider { self }
@@ -104,7 +111,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         Construction.shared.finish(Cell(store)) { leftovers in
             let replacement = store.keep(value, for: request, leftovers: &leftovers)
             if let replacement { replaceLocked(store, with: replacement, in: request.cache, leftovers: &leftovers) }
-            cachedSlot = self.store.strongSlot
+            storeChangedLocked()
         }
         return value
     }
@@ -207,7 +214,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         leftovers.append(store)
         store = newStore
         storeGeneration += 1
-        cachedSlot = store.strongSlot
+        storeChangedLocked()
     }
 
     func dropCacheLocked(in cache: CacheOwner, leftovers: inout Leftovers) {
@@ -217,7 +224,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
             copy.store.drop(into: &leftovers)
         case .registration:
             store.drop(into: &leftovers)
-            cachedSlot = store.strongSlot
+            storeChangedLocked()
         }
     }
 
