@@ -1,0 +1,1 @@
+../../../SyringeTests/Support/Fixtures.swift

@@ -1,0 +1,251 @@
+import Foundation
+import Syringe
+import SyringeTesting
+import Testing
+
+// No user code runs while Syringe holds its lock, deinitializers included. Each test lets Syringe
+// release an instance (or a registration's factory) whose deinitializer calls back into Syringe:
+// it reads, resolves and registers. Each runs in its own process with a watchdog, so a deadlock
+// ends that process (exit 70) and fails one test instead of hanging the run. The optimizer
+// shortens lifetimes, so CI also runs this file in release mode.
+
+/// Calls into Syringe from its deinitializer: reads `container` and ``Resolver/main``, resolves
+/// from `container` and registers into it. Counts its deinitializations.
+final class InvToucher {
+    let container: Resolver
+    let deinits: FxCounter
+
+    init(touching container: Resolver, deinits: FxCounter) {
+        self.container = container
+        self.deinits = deinits
+    }
+
+    deinit {
+        _ = container.isRegistered(InvMarker.self)
+        _ = Resolver.main.isRegistered(InvMarker.self)
+        _ = container.optional(InvMarker.self)
+        container.register(name: "registered by a deinitializer") { InvMarker() }
+        deinits.increment()
+    }
+}
+
+final class InvMarker {}
+
+/// What the registrations under test build: it owns a toucher, so releasing it calls into Syringe.
+final class InvProbe {
+    let toucher: InvToucher
+    init(toucher: InvToucher) { self.toucher = toucher }
+}
+
+/// A `.weak` instance with nothing inside.
+final class InvWeakThing {}
+
+enum InvDeinitFlow: Scope {}
+enum InvDeinitSession: Scope {
+    static var retention: ScopeRetention { .strong }
+}
+
+/// A factory for `InvProbe` whose closure also captures a toucher of its own: releasing the
+/// registration calls into Syringe even when no instance is cached.
+func invTouchyFactory(_ container: Resolver, _ deinits: FxCounter) -> () -> InvProbe {
+    let captured = InvToucher(touching: container, deinits: deinits)
+    return {
+        withExtendedLifetime(captured) { InvProbe(toucher: InvToucher(touching: container, deinits: deinits)) }
+    }
+}
+
+/// Registers a singleton `InvProbe` in `container` (factory and instance both touch `touched`)
+/// and resolves it once, so that the instance is cached.
+func invRegisterTouchySingleton(in container: Resolver, touching touched: Resolver, deinits: FxCounter) {
+    container.register(lifetime: .singleton, factory: invTouchyFactory(touched, deinits))
+    _ = container.resolve(InvProbe.self)
+}
+
+/// Stops the child process with `message` unless `condition` holds (checked in release builds too).
+func invRequire(_ condition: Bool, _ message: String) {
+    if !condition {
+        FileHandle.standardError.write(Data("requirement failed: \(message)\n".utf8))
+        exit(1)
+    }
+}
+
+@Suite struct EngineDeinitTests {
+    // MARK: Scope handles and dropped caches
+
+    @Test func endingAScopeHandleReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            c.register(scopedTo: InvDeinitFlow.self) { InvProbe(toucher: InvToucher(touching: c, deinits: deinits)) }
+            let handle = c.beginScope(InvDeinitFlow.self)
+            _ = c.resolve(InvProbe.self, scopedTo: InvDeinitFlow.self)
+            invRequire(deinits.value == 0, "the open handle keeps the scoped instance")
+            handle.end()
+            invRequire(deinits.value == 1, "end() released the scoped instance")
+        }
+    }
+
+    @Test func dropCachedReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: c, touching: c, deinits: deinits)
+            c.dropCached([InvProbe.self])
+            invRequire(deinits.value == 1, "dropCached released the singleton")
+        }
+    }
+
+    @Test func dropAllCachedReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: c, touching: c, deinits: deinits)
+            c.dropAllCached()
+            invRequire(deinits.value == 1, "dropAllCached released the singleton")
+        }
+    }
+
+    @Test func droppingAStrongScopeReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            c.register(scopedTo: InvDeinitSession.self) {
+                InvProbe(toucher: InvToucher(touching: c, deinits: deinits))
+            }
+            _ = c.resolve(InvProbe.self, scopedTo: InvDeinitSession.self)
+            invRequire(deinits.value == 0, "the strong scope keeps its instance")
+            c.dropCached(scopedTo: InvDeinitSession.self)
+            invRequire(deinits.value == 1, "dropCached(scopedTo:) released the scoped instance")
+        }
+    }
+
+    // MARK: Removed and replaced registrations
+
+    @Test func clearRegistrationReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: c, touching: c, deinits: deinits)
+            c.clearRegistration(for: InvProbe.self)
+            invRequire(deinits.value == 2, "clearing released the singleton and the factory's capture")
+        }
+    }
+
+    @Test func clearAllRegistrationsReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: c, touching: c, deinits: deinits)
+            c.clearAllRegistrations()
+            invRequire(deinits.value == 2, "clearing released the singleton and the factory's capture")
+        }
+    }
+
+    @Test func reregisteringAKeyReleasesTheOldRegistrationOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: c, touching: c, deinits: deinits)
+            c.register(lifetime: .singleton) { InvProbe(toucher: InvToucher(touching: c, deinits: FxCounter())) }
+            invRequire(deinits.value == 2, "replacing released the old singleton and the old factory's capture")
+        }
+    }
+
+    // MARK: Test containers
+
+    @Test func testContainerDropsItsCopyOfAReplacedParentRegistrationOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let parent = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: parent, touching: parent, deinits: deinits)
+            let test = Resolver.withContainer(parent) { Resolver.makeTestContainer() }
+            _ = test.resolve(InvProbe.self)  // the test container builds and keeps its own copy
+            parent.register(lifetime: .singleton) {
+                InvProbe(toucher: InvToucher(touching: parent, deinits: FxCounter()))
+            }
+            invRequire(deinits.value == 0, "the test container's copy keeps the replaced registration")
+            test.dropCached([InvProbe.self])
+            // The copy, the parent's own instance and the old factory's capture.
+            invRequire(deinits.value == 3, "dropCached released the copy and the replaced registration")
+        }
+    }
+
+    @Test func withTestContainerDropsItsCopyOfAClearedParentRegistrationOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let parent = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: parent, touching: parent, deinits: deinits)
+            Resolver.withContainer(parent) {
+                Resolver.withTestContainer {
+                    _ = Resolver.resolve(InvProbe.self)
+                    parent.clearRegistration(for: InvProbe.self)
+                    invRequire(deinits.value == 0, "the test container's copy keeps the cleared registration")
+                    Resolver.dropCached([InvProbe.self])
+                    invRequire(deinits.value == 3, "dropCached released the copy and the cleared registration")
+                }
+            }
+        }
+    }
+
+    @Test func testContainerCompactingItsWeakCopiesReleasesOutsideTheLock() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let parent = Resolver()
+            let deinits = FxCounter()
+            var test: Resolver? = Resolver.withContainer(parent) { Resolver.makeTestContainer() }
+            // 100 weak registrations whose factories capture a toucher; their instances die at once.
+            for index in 0..<100 {
+                let captured = InvToucher(touching: parent, deinits: deinits)
+                parent.register(name: "first \(index)", lifetime: .weak) {
+                    withExtendedLifetime(captured) { InvWeakThing() }
+                }
+                _ = test!.resolve(InvWeakThing.self, name: "first \(index)")
+            }
+            // Only the test container's dead weak copies still hold some of those registrations.
+            parent.clearAllRegistrations()
+            // More dead weak copies, so that the test container compacts its cache.
+            for index in 0..<100 {
+                parent.register(name: "second \(index)", lifetime: .weak) { InvWeakThing() }
+                _ = test!.resolve(InvWeakThing.self, name: "second \(index)")
+            }
+            test = nil
+            invRequire(deinits.value == 100, "every captured toucher was released")
+        }
+    }
+
+    // MARK: Releasing a container
+
+    @Test func releasingAContainerRunsItsSingletonsDeinitializersSafely() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let other = Resolver()
+            let deinits = FxCounter()
+            var container: Resolver? = Resolver()
+            invRegisterTouchySingleton(in: container!, touching: other, deinits: deinits)
+            container = nil
+            invRequire(deinits.value == 2, "releasing the container released its singleton and factory")
+        }
+    }
+
+    @Test func releasingATestContainerRunsItsCopiesDeinitializersSafely() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let parent = Resolver()
+            let deinits = FxCounter()
+            invRegisterTouchySingleton(in: parent, touching: parent, deinits: deinits)
+            var test: Resolver? = Resolver.withContainer(parent) { Resolver.makeTestContainer() }
+            _ = test!.resolve(InvProbe.self)  // the test container's own copy
+            test = nil
+            invRequire(deinits.value == 1, "releasing the test container released its copy")
+        }
+    }
+}
