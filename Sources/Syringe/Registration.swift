@@ -46,6 +46,36 @@ public struct Registration<T>: @unchecked Sendable {
         return self
     }
 
+    /// Adds a step that runs after an instance is built, before the outermost `resolve()`
+    /// returns: Swinject's `initCompleted`. Use it to close a cycle through a property, so that
+    /// two instances can point at each other.
+    ///
+    /// ```swift
+    /// Resolver.register { Parent(child: $0.resolve()) }.lifetime(.graph)
+    /// Resolver.register { Child() }
+    ///     .initCompleted { resolver, child in child.parent = resolver.resolve() }
+    /// ```
+    ///
+    /// The steps of one resolution run once its whole graph is built, in the order the instances
+    /// were built; until its step has run, an instance that is shared (a singleton, say) is seen
+    /// only by the resolution building it. A step may resolve anything, the instance it completes
+    /// included. Steps added later run after those added before.
+    @discardableResult
+    public func initCompleted(_ step: @escaping (Resolver, T) throws -> Void) -> Registration<T> {
+        registryLock.withWriteLock { provider.addCompletionLocked(step) }
+        return self
+    }
+
+    /// Adds a step that runs after an instance is built, receiving just the instance.
+    ///
+    /// ```swift
+    /// Resolver.register { Coordinator() }.initCompleted { $0.start() }
+    /// ```
+    @discardableResult
+    public func initCompleted(_ step: @escaping (T) throws -> Void) -> Registration<T> {
+        initCompleted { _, instance in try step(instance) }
+    }
+
     /// Registers another factory in the same container, for chaining.
     ///
     /// ```swift

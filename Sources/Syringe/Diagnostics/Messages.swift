@@ -112,4 +112,12 @@ enum Messages {
           remove .lifetime(…), or register a factory instead: register(lifetime: …) { \(typeName(key.type))(…) }
         """
     }
+
+    static func notHeldWeakly(_ type: Any.Type, valueType: Any.Type, site: SourceLocation?) -> String {
+        """
+        Syringe: a weakly held \(typeName(type))\(site.map { " (declared at \($0))" } ?? "") got a \
+        \(typeName(valueType)), which is not a class instance and cannot be held weakly
+          register a class for \(typeName(type)), make its protocol class-bound (: AnyObject), or use @Inject
+        """
+    }
 }

@@ -53,8 +53,11 @@ class Binding<U>: AnyBinding {
     /// Read lock held; runs no user code.
     func lookupLocked(in cache: CacheOwner, state: ThreadState) -> Lookup<U> { fatalError("abstract") }
 
-    /// Builds an instance in `store` (once, for lifetimes that share one). No lock held.
-    func produce(_ request: Request, in store: AnyInstanceStore) throws(ResolutionError) -> U { fatalError("abstract") }
+    /// Builds an instance in `store` (once, for lifetimes that share one); `completes` says
+    /// whether the registration has `initCompleted` steps. No lock held.
+    func produce(_ request: Request, in store: AnyInstanceStore, completes: Bool) throws(ResolutionError) -> U {
+        fatalError("abstract")
+    }
 
     override func resolveErased(in container: Resolver) throws(ResolutionError) -> Any {
         let value: U = try container.resolveBinding(self, key: key, arguments: .none, site: nil)
@@ -66,8 +69,9 @@ class Binding<U>: AnyBinding {
 enum Lookup<U> {
     /// An instance is kept for this resolution.
     case cached(U)
-    /// Build one in this store (an ``InstanceStore`` of the registration's type).
-    case build(AnyInstanceStore)
+    /// Build one in this store (an ``InstanceStore`` of the registration's type); `completes`
+    /// when the registration has `initCompleted` steps.
+    case build(AnyInstanceStore, completes: Bool)
     /// A test container needs its own copy of the store first.
     case needsIsolatedCopy
 }

@@ -164,9 +164,13 @@ extension Resolver {
                 return binding.lookupLocked(in: cache, state: state)
             }
         }
-        guard case .build(let anyStore) = lookup else {
+        guard case .build(let anyStore, let completes) = lookup else {
             if case .cached(let value) = lookup { return value }
             preconditionFailure("a test container's copy exists once made")
+        }
+        if !state.provisional.isEmpty, let value = state.provisional[ObjectIdentifier(anyStore)] as? T {
+            // Built in this resolution, waiting for its `initCompleted` step: only this thread sees it.
+            return value
         }
         // An instance the registration itself keeps (a parent's singleton, say) is built by the
         // container that owns the registration, so that a child's overrides never end up inside
@@ -184,7 +188,7 @@ extension Resolver {
                 let request = Request(
                     key: key, resolving: self, factoryContainer: factoryContainer, cache: cache, state: state,
                     arguments: arguments, site: site)
-                return try binding.produce(request, in: anyStore)
+                return try binding.produce(request, in: anyStore, completes: completes)
             }
         }
     }
@@ -260,7 +264,16 @@ extension Resolver {
             state.containerReference = outerContainer
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
-        return try body()
+        guard isTopLevel else { return try body() }
+        let value: T
+        do throws(ResolutionError) {
+            value = try body()
+        } catch {
+            if !state.pendingCompletions.isEmpty { state.settlePendingCompletions(succeeded: false) }
+            throw error
+        }
+        if !state.pendingCompletions.isEmpty { try state.runPendingCompletions() }
+        return value
     }
 
     /// Whether the innermost frame's registration already recorded a dependency on `key`,

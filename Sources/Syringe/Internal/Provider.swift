@@ -22,6 +22,10 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     @exclusivity(unchecked) private(set) var store: InstanceStore<T>
     /// Counts lifetime changes, so that test containers drop copies made for an older lifetime.
     private(set) var storeGeneration = 0
+    /// The `initCompleted` steps, chained. Lock held.
+    private var completion: ((Resolver, T) throws -> Void)?
+    /// Whether there is a step. Lock held.
+    private var hasCompletion = false
 
     init(key: Key, make: Make, id: RegistrationID, store: InstanceStore<T>, site: SourceLocation, registry: Registry) {
         self.make = make
@@ -47,7 +51,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// Lock held (or not yet shared).
     private func storeChangedLocked() {
         cachedSlot = store.strongSlot
-        isPlainTransient = store.isTransient && key.arguments == nil
+        isPlainTransient = store.isTransient && key.arguments == nil && !hasCompletion
     }
 
     override var provider: any ErasedProvider { self }
@@ -58,7 +62,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         let current = storeLocked(in: cache)
         guard let current else { return .needsIsolatedCopy }
         if let value = current.cachedLocked(state) { return .cached(value) }
-        return .build(current)
+        return .build(current, completes: hasCompletion)
     }
 
     /// The store serving `cache`: the registration's, or a test container's own copy of it
@@ -84,19 +88,25 @@ final class Provider<T>: Binding<T>, ErasedProvider {
 
     // MARK: Building
 
-    override func produce(_ request: Request, in store: AnyInstanceStore) throws(ResolutionError) -> T {
+    override func produce(
+        _ request: Request, in store: AnyInstanceStore, completes: Bool
+    ) throws(ResolutionError) -> T {
         let store = unsafeDowncast(store, to: InstanceStore<T>.self)
+        let completion = completes ? registryLock.withReadLock(request.state.stripe) { self.completion } : nil
         guard store.buildsOnce else {
             let value = try build(request)
             var leftovers = Leftovers()
             _ = store.keep(value, for: request, leftovers: &leftovers)
+            if let completion { enqueueCompletion(completion, for: value, request: request) }
             return value
         }
-        return try buildOnce(request, in: store)
+        return try buildOnce(request, in: store, completion: completion)
     }
 
     /// Builds the instance of a lifetime that shares one exactly once, however many threads ask.
-    private func buildOnce(_ request: Request, in store: InstanceStore<T>) throws(ResolutionError) -> T {
+    private func buildOnce(
+        _ request: Request, in store: InstanceStore<T>, completion: ((Resolver, T) throws -> Void)?
+    ) throws(ResolutionError) -> T {
         let claim: Claim<T> = try Construction.shared.claim(Cell(store), request: request) {
             store.cachedLocked(request.state)
         }
@@ -108,12 +118,51 @@ final class Provider<T>: Binding<T>, ErasedProvider {
             Construction.shared.abandon(Cell(store))
             throw error
         }
+        if let completion {
+            // Published once its step has run; until then only this thread sees it.
+            let state = request.state
+            let id = ObjectIdentifier(store)
+            state.provisional[id] = value
+            let cache = request.cache
+            let resolving = request.resolving
+            enqueueCompletion(completion, for: value, request: request) { succeeded in
+                state.provisional[id] = nil
+                guard succeeded else {
+                    Construction.shared.abandon(Cell(store))
+                    return
+                }
+                let settled = Request(
+                    key: request.key, resolving: resolving, factoryContainer: request.factoryContainer, cache: cache,
+                    state: state, arguments: .none, site: nil)
+                withExtendedLifetime(resolving) { self.publish(value, in: store, for: settled) }
+            }
+            return value
+        }
+        publish(value, in: store, for: request)
+        return value
+    }
+
+    /// Keeps a built instance in its store and wakes the threads waiting for it.
+    private func publish(_ value: T, in store: InstanceStore<T>, for request: Request) {
         Construction.shared.finish(Cell(store)) { leftovers in
             let replacement = store.keep(value, for: request, leftovers: &leftovers)
             if let replacement { replaceLocked(store, with: replacement, in: request.cache, leftovers: &leftovers) }
             storeChangedLocked()
         }
-        return value
+    }
+
+    /// Adds an `initCompleted` step after those already set. Write lock held.
+    func addCompletionLocked(_ step: @escaping (Resolver, T) throws -> Void) {
+        if let previous = completion {
+            completion = { resolver, value in
+                try previous(resolver, value)
+                try step(resolver, value)
+            }
+        } else {
+            completion = step
+        }
+        hasCompletion = true
+        storeChangedLocked()
     }
 
     /// Puts `replacement` where `old` serves `cache`, if `old` still does. Write lock held.
@@ -257,9 +306,9 @@ final class Alias<P, T>: Binding<P> {
         switch target.lookupLocked(in: cache, state: state) {
         case .cached(let value):
             if let value = value as? P { return .cached(value) }
-            return target.storeLocked(in: cache).map { .build($0) } ?? .needsIsolatedCopy
-        case .build(let store):
-            return .build(store)
+            return target.storeLocked(in: cache).map { .build($0, completes: false) } ?? .needsIsolatedCopy
+        case .build(let store, let completes):
+            return .build(store, completes: completes)
         case .needsIsolatedCopy:
             return .needsIsolatedCopy
         }
@@ -269,8 +318,10 @@ final class Alias<P, T>: Binding<P> {
         target.makeIsolatedCopyLocked(in: container, leftovers: &leftovers)
     }
 
-    override func produce(_ request: Request, in store: AnyInstanceStore) throws(ResolutionError) -> P {
-        let value = try target.produce(request, in: store)
+    override func produce(
+        _ request: Request, in store: AnyInstanceStore, completes: Bool
+    ) throws(ResolutionError) -> P {
+        let value = try target.produce(request, in: store, completes: completes)
         guard let converted = value as? P else {
             throw ResolutionError(
                 .notConvertible(from: type(of: value as Any)), key: request.key, path: request.state.path,

@@ -45,6 +45,11 @@ final class ThreadState {
     @exclusivity(unchecked) var isBootstrapping = false
     /// Whether the resolve call in progress was made from main-actor-isolated code.
     @exclusivity(unchecked) var callerIsOnMainActor = false
+    /// Instances whose `initCompleted` step has not run yet, by the store they will be
+    /// published in: until then only this thread sees them.
+    @exclusivity(unchecked) var provisional: [ObjectIdentifier: Any] = [:]
+    /// The `initCompleted` steps to run before the outermost resolution returns.
+    @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
 
     private init(stripe: Int) {
         self.stripe = stripe

@@ -1,0 +1,184 @@
+import Foundation
+import Syringe
+import Testing
+
+// Back-references and cycles closed after construction: `initCompleted`, and weak holders of
+// class-bound protocols.
+
+private protocol BRCoordinator: AnyObject {
+    var serial: Int { get }
+}
+private final class BRAppCoordinator: BRCoordinator {
+    let serial = FxSerial.next()
+}
+private final class BRScreen {
+    @WeakInject var coordinator: BRCoordinator?
+}
+
+private final class BRParent {
+    let child: BRChild
+    init(child: BRChild) { self.child = child }
+}
+private final class BRChild {
+    weak var parent: BRParent?
+}
+
+private final class BRLeft {
+    var right: BRRight?
+}
+private final class BRRight {
+    let left: BRLeft
+    init(left: BRLeft) { self.left = left }
+}
+
+private final class BRCycleA {
+    init(b: BRCycleB) {}
+}
+private final class BRCycleB {
+    init(a: BRCycleA) {}
+}
+
+private final class BRSlow {
+    var ready = false
+}
+private struct BRStepFailed: Error {}
+
+@Suite struct BackReferenceTests {
+    // MARK: initCompleted
+
+    @Test func twoSingletonsPointAtEachOtherWhicheverIsResolvedFirst() {
+        for leftFirst in [true, false] {
+            let r = Resolver()
+            r.register(lifetime: .singleton) { BRLeft() }
+                .initCompleted { resolver, left in left.right = resolver.resolve() }
+            r.register(lifetime: .singleton) { BRRight(left: $0.resolve()) }
+            if leftFirst {
+                let left: BRLeft = r.resolve()
+                #expect(left.right?.left === left)
+                #expect((r.resolve() as BRRight) === left.right)
+            } else {
+                let right: BRRight = r.resolve()
+                #expect(right.left.right === right)
+                #expect((r.resolve() as BRLeft) === right.left)
+            }
+        }
+    }
+
+    @Test func resolversParentAndChildPatternWithGraph() {
+        let r = Resolver()
+        r.register(lifetime: .graph) { BRParent(child: $0.resolve()) }
+        r.register(lifetime: .graph) { BRChild() }
+            .initCompleted { resolver, child in child.parent = resolver.resolve() }
+        let parent: BRParent = r.resolve()
+        #expect(parent.child.parent === parent)
+        let other: BRParent = r.resolve()
+        #expect(other !== parent)
+        #expect(other.child.parent === other)
+    }
+
+    @Test func theArgumentFreeFormRunsToo() {
+        let r = Resolver()
+        let completed = FxCounter()
+        r.register { BRSlow() }.initCompleted { slow in
+            slow.ready = true
+            completed.increment()
+        }
+        let slow: BRSlow = r.resolve()
+        #expect(slow.ready)
+        #expect(completed.value == 1)
+        let again: BRSlow = r.resolve()
+        #expect(again.ready)
+        #expect(completed.value == 2)
+    }
+
+    @Test func stepsRunInTheOrderTheyWereAdded() {
+        let r = Resolver()
+        let order = FxRecorder<Int>()
+        r.register { BRSlow() }
+            .initCompleted { _ in order.append(1) }
+            .initCompleted { _, _ in order.append(2) }
+        _ = r.resolve(BRSlow.self)
+        #expect(order.values == [1, 2])
+    }
+
+    @Test func aCycleThroughInitializersIsStillReported() {
+        let r = Resolver()
+        r.register { try BRCycleA(b: $0.tryResolve()) }
+        r.register { try BRCycleB(a: $0.tryResolve()) }
+        #expect(throws: ResolutionError.self) { try r.tryResolve(BRCycleA.self) }
+    }
+
+    @Test func otherThreadsNeverSeeASingletonBeforeItsStepRan() {
+        for _ in 0..<20 {
+            let r = Resolver()
+            let built = FxCounter()
+            r.register(lifetime: .singleton) { () -> BRSlow in
+                built.increment()
+                return BRSlow()
+            }
+            .initCompleted { slow in
+                Thread.sleep(forTimeInterval: 0.001)
+                slow.ready = true
+            }
+            let sawUnready = FxFlag()
+            #expect(fxRunThreads(8) { _ in if !(r.resolve() as BRSlow).ready { sawUnready.value = true } })
+            #expect(!sawUnready.value)
+            #expect(built.value == 1)
+        }
+    }
+
+    @Test func aFailingStepFailsTheResolutionAndPublishesNothing() {
+        let r = Resolver()
+        let attempts = FxCounter()
+        r.register(lifetime: .singleton) { BRSlow() }
+            .initCompleted { _ in
+                if attempts.increment() == 1 { throw BRStepFailed() }
+            }
+        let error = #expect(throws: ResolutionError.self) { try r.tryResolve(BRSlow.self) }
+        #expect(error?.underlyingError is BRStepFailed)
+        let second: BRSlow = r.resolve()
+        #expect(attempts.value == 2)
+        #expect((r.resolve() as BRSlow) === second)
+    }
+
+    @Test func theDependencyGraphSeesWhatAStepResolves() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { BRLeft() }
+            .initCompleted { resolver, left in left.right = resolver.resolve() }
+        r.register(lifetime: .singleton) { BRRight(left: $0.resolve()) }
+        _ = r.resolve(BRLeft.self)
+        let graph = r.dependencyGraph()
+        let ids = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.title, $0.id) })
+        #expect(graph.edges.contains { $0.from == ids["BRLeft"] && $0.to == ids["BRRight"] })
+        #expect(graph.edges.contains { $0.from == ids["BRRight"] && $0.to == ids["BRLeft"] })
+    }
+
+    // MARK: Weak holders of class-bound protocols
+
+    @Test func weakInjectHoldsAClassBoundProtocol() {
+        let r = Resolver()
+        r.register(BRCoordinator.self, lifetime: .singleton) { BRAppCoordinator() }
+        let screen = Resolver.withContainer(r) { BRScreen() }
+        #expect(screen.coordinator === (r.resolve() as BRCoordinator))
+    }
+
+    @Test func weakInjectOfAProtocolLetsGo() {
+        let r = Resolver()
+        r.register(BRCoordinator.self) { BRAppCoordinator() }
+        let screen = Resolver.withContainer(r) { BRScreen() }
+        #expect(screen.coordinator == nil)
+        let coordinator = BRAppCoordinator()
+        screen.coordinator = coordinator
+        #expect(screen.coordinator === coordinator)
+    }
+
+    @Test func aValueReachingAWeakHolderStopsWithSyringesMessage() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            struct Plain {}
+            final class Holder { @WeakInject var plain: Plain? }
+            let r = Resolver()
+            r.register { Plain() }
+            _ = Resolver.withContainer(r) { Holder() }
+        }
+    }
+}
