@@ -162,9 +162,11 @@ extension Resolver {
         install(modules)
     }
 
-    /// Registers every module's registrations in this container.
+    /// Registers every module's registrations in this container, then tells each module it
+    /// was loaded (``ResolverModule/loaded(into:)``).
     public func install(_ modules: [any ResolverModule]) {
         for module in modules { module.register(in: self) }
+        for module in modules { module.loaded(into: self) }
     }
 
     // MARK: Storing
@@ -182,7 +184,8 @@ extension Resolver {
         let provider = Provider<T>(
             key: key, make: make, id: id, store: TransientStore(), site: site, registry: registry)
         store(provider) { leftovers in
-            let chosen = lifetime ?? (key.arguments == nil ? registry.defaultLifetime : .transient)
+            let inherited = registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
+            let chosen = lifetime ?? (key.arguments == nil ? inherited : .transient)
             provider.changeStoreLocked(
                 to: Provider<T>.initialStore(for: chosen, key: key, id: id), leftovers: &leftovers)
         }

@@ -270,4 +270,15 @@ extension Resolver {
         get { current.defaultLifetime }
         set { current.defaultLifetime = newValue }
     }
+
+    /// Whether registering a key that is already registered in ``current`` replaces it.
+    public static var allowsOverrides: Bool {
+        get { current.allowsOverrides }
+        set { current.allowsOverrides = newValue }
+    }
+
+    /// Registers every module's registrations in ``current``, then tells each it was loaded.
+    public static func install(_ modules: [any ResolverModule]) {
+        current.install(modules)
+    }
 }

@@ -88,14 +88,34 @@ open class Resolver: @unchecked Sendable {
         }
     }
 
-    /// The lifetime of registrations that do not name one. ``Lifetime/transient`` unless set.
+    /// The lifetime of registrations that do not name one: the one set here, else
+    /// ``globalDefaultLifetime`` (``Lifetime/transient`` unless set).
     ///
     /// ```swift
     /// resolver.defaultLifetime = .graph
     /// ```
     public var defaultLifetime: Lifetime {
-        get { registryLock.withReadLock(ThreadState.current.stripe) { registry.defaultLifetime } }
+        get {
+            registryLock.withReadLock(ThreadState.current.stripe) {
+                registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
+            }
+        }
         set { registryLock.withWriteLock { registry.defaultLifetime = newValue } }
+    }
+
+    /// The default lifetime of every container that does not set its own ``defaultLifetime``,
+    /// main and those made later included: Resolver's process-wide `defaultScope`. It applies
+    /// to the registrations made after it is set.
+    ///
+    /// ```swift
+    /// static func registerAllServices() {
+    ///     Resolver.globalDefaultLifetime = .graph
+    ///     register { AssetService() }   // .graph
+    /// }
+    /// ```
+    public static var globalDefaultLifetime: Lifetime {
+        get { registryLock.withReadLock(ThreadState.current.stripe) { Globals.state.pointee.defaultLifetime } }
+        set { registryLock.withWriteLock { Globals.state.pointee.defaultLifetime = newValue } }
     }
 
     /// Whether registering a key that is already registered replaces it (the default).
@@ -201,11 +221,13 @@ enum Globals {
         /// one. While there are none, no task can see a binding, so `current` skips the
         /// task-local read.
         var bindingCount: Int
+        /// ``Resolver/globalDefaultLifetime``.
+        var defaultLifetime: Lifetime
     }
 
     nonisolated(unsafe) static let state: UnsafeMutablePointer<State> = {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0))
+        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0, defaultLifetime: .transient))
         return state
     }()
 }

@@ -10,9 +10,27 @@
 ///
 /// Resolver.install(NetworkModule())
 /// ```
+///
+/// A module can also act once every module of the same `install` call has registered
+/// (Swinject's `Assembly.loaded`), for work that needs their registrations:
+///
+/// ```swift
+/// struct AnalyticsModule: ResolverModule {
+///     func register(in resolver: Resolver) { resolver.register(lifetime: .singleton) { Analytics() } }
+///     func loaded(into resolver: Resolver) { (resolver.resolve() as Analytics).start() }
+/// }
+/// ```
 public protocol ResolverModule {
     /// Adds the module's registrations to `resolver`.
     func register(in resolver: Resolver)
+
+    /// Called after every module of the same `install` call has registered. Does nothing unless
+    /// the module implements it.
+    func loaded(into resolver: Resolver)
+}
+
+extension ResolverModule {
+    public func loaded(into resolver: Resolver) {}
 }
 
 /// Lets an app register its services in one place, run once and lazily before the first

@@ -27,11 +27,13 @@ extension Resolver {
                 }
                 Resolver.withContainer(.main) { registering.registerAllServices() }
             }
+            let contributed = Self.takeBootstrapModules()
+            if !contributed.isEmpty { Resolver.main.install(contributed) }
             registryLock.withWriteLock { main.bootstrapPending = false }
         }
     }
 
-    private static let bootstrapLock = Lock()
+    fileprivate static let bootstrapLock = Lock()
 
     /// Whether this resolution reaches ``main`` before its `registerAllServices()` ran.
     /// Read lock held.
@@ -51,5 +53,51 @@ extension Resolver {
             container = current.parent
         }
         return false
+    }
+}
+
+// MARK: - Running the bootstrap, and contributing to it
+
+extension Resolver {
+    /// Runs `registerAllServices()` (and the modules contributed with
+    /// ``registerOnBootstrap(_:)``) now, if they have not run yet: Resolver's
+    /// `registerServices()`. Later calls, and the first resolution, do nothing more.
+    ///
+    /// ```swift
+    /// @main struct MyApp: App {
+    ///     init() { Resolver.registerServices() }
+    /// }
+    /// ```
+    public static func registerServices() {
+        main.bootstrapIfPending()
+    }
+
+    /// Adds modules to the registrations of ``main``, for a library or SDK that cannot own the
+    /// app's one `ResolverRegistering` conformance. Before the bootstrap they are installed
+    /// right after `registerAllServices()`; after it, at once.
+    ///
+    /// ```swift
+    /// public enum PaymentsSDK {
+    ///     public static func configure() {
+    ///         Resolver.registerOnBootstrap(PaymentsModule())
+    ///     }
+    /// }
+    /// ```
+    public static func registerOnBootstrap(_ modules: any ResolverModule...) {
+        let installNow = bootstrapLock.withLock { () -> Bool in
+            let pending = registryLock.withReadLock(ThreadState.current.stripe) { main.registry.bootstrapPending }
+            if pending { bootstrapModules.append(contentsOf: modules) }
+            return !pending
+        }
+        if installNow { main.install(modules) }
+    }
+
+    /// Modules contributed before the bootstrap. Guarded by `bootstrapLock`.
+    nonisolated(unsafe) private static var bootstrapModules: [any ResolverModule] = []
+
+    /// Takes the contributed modules. `bootstrapLock` held.
+    private static func takeBootstrapModules() -> [any ResolverModule] {
+        defer { bootstrapModules = [] }
+        return bootstrapModules
     }
 }

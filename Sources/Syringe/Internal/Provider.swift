@@ -219,42 +219,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         }
     }
 
-    // MARK: Lifetime changes and dropping
-
-    /// The store a new registration starts with. The ``Singleton`` marker is decided here and
-    /// nowhere else: a conforming type is a singleton; a registration with runtime arguments is
-    /// transient; any other registration's first instance is checked for the marker.
-    static func initialStore(for lifetime: Lifetime, key: Key, id: RegistrationID) -> InstanceStore<T> {
-        if T.self is any Singleton.Type { return SingletonStore() }
-        if key.arguments != nil { return TransientStore() }
-        let chosen = InstanceStore<T>.make(for: lifetime, id: id)
-        return lifetime == .singleton ? chosen : SingletonProbeStore(chosen)
-    }
-
-    /// Why `lifetime` cannot apply to a registration of `key`, if it cannot.
-    static func refusal(of lifetime: Lifetime, for key: Key) -> String? {
-        if key.arguments != nil, lifetime != .transient {
-            return Messages.argumentsNotTransient(key, lifetime: lifetime.description)
-        }
-        if T.self is any Singleton.Type {
-            if key.arguments != nil { return Messages.singletonWithArguments(key) }
-            if lifetime != .singleton { return Messages.singletonTypeLifetime(key, lifetime: lifetime.description) }
-        }
-        return nil
-    }
-
-    /// Gives the registration another lifetime, or says why it cannot have it. Write lock held.
-    func changeLifetimeLocked(to lifetime: Lifetime, leftovers: inout Leftovers) -> String? {
-        if store is FixedInstanceStore<T> {
-            return lifetime == .singleton ? nil : Messages.instanceLifetime(key, lifetime: lifetime.description)
-        }
-        if key.scope != nil { return Messages.scopedLifetime(key, lifetime: lifetime.description) }
-        if let refusal = Self.refusal(of: lifetime, for: key) { return refusal }
-        registry.unindex(self)
-        changeStoreLocked(to: Self.initialStore(for: lifetime, key: key, id: id), leftovers: &leftovers)
-        if registry.binding(for: key) === self { registry.index(self) }
-        return nil
-    }
+    // MARK: Changing the lifetime, dropping and describing
 
     /// Replaces the store with one of another lifetime; what the old one kept is released
     /// after the lock, and test containers' copies of it are dropped on their next use.
@@ -288,72 +253,4 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     }
     var scopeLocked: ObjectIdentifier? { store.scope }
     var isWeaklyScopedLocked: Bool { store.isWeaklyScoped }
-}
-
-/// A key written by `.implements(P.self)`: serves `P` from a registration of `T`,
-/// sharing its instances.
-final class Alias<P, T>: Binding<P> {
-    let target: Provider<T>
-
-    init(key: Key, target: Provider<T>, site: SourceLocation) {
-        self.target = target
-        super.init(key: key, site: site, origin: target)
-    }
-
-    override var provider: any ErasedProvider { target }
-
-    override func lookupLocked(in cache: CacheOwner, state: ThreadState) -> Lookup<P> {
-        switch target.lookupLocked(in: cache, state: state) {
-        case .cached(let value):
-            if let value = value as? P { return .cached(value) }
-            return target.storeLocked(in: cache).map { .build($0, completes: false) } ?? .needsIsolatedCopy
-        case .build(let store, let completes):
-            return .build(store, completes: completes)
-        case .needsIsolatedCopy:
-            return .needsIsolatedCopy
-        }
-    }
-
-    override func makeIsolatedCopyLocked(in container: Resolver, leftovers: inout Leftovers) {
-        target.makeIsolatedCopyLocked(in: container, leftovers: &leftovers)
-    }
-
-    override func produce(
-        _ request: Request, in store: AnyInstanceStore, completes: Bool
-    ) throws(ResolutionError) -> P {
-        let value = try target.produce(request, in: store, completes: completes)
-        guard let converted = value as? P else {
-            throw ResolutionError(
-                .notConvertible(from: type(of: value as Any)), key: request.key, path: request.state.path,
-                container: request.factoryContainer, site: request.site)
-        }
-        return converted
-    }
-}
-
-/// A test container's own copy of a registration's store.
-class AnyIsolatedCopy {
-    /// The registration, kept alive so that its identity (the copy's key) cannot be reused
-    /// by a newer registration while the copy exists.
-    let provider: AnyBinding
-
-    init(provider: AnyBinding) { self.provider = provider }
-
-    /// Whether the copy keeps nothing (a weak instance that died, or nothing built yet). Lock held.
-    var isEmpty: Bool { fatalError("abstract") }
-}
-
-final class IsolatedCopy<T>: AnyIsolatedCopy {
-    /// Lock held.
-    var store: InstanceStore<T>
-    /// The registration's ``Provider/storeGeneration`` the copy was made for.
-    let generation: Int
-
-    init(provider: Provider<T>, store: InstanceStore<T>, generation: Int) {
-        self.store = store
-        self.generation = generation
-        super.init(provider: provider)
-    }
-
-    override var isEmpty: Bool { store.keptInstance == nil }
 }

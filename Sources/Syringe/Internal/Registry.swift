@@ -10,7 +10,8 @@ final class Registry {
     private(set) var optionalArgumentBindings: [Key: AnyBinding] = [:]
     /// Registrations by the scope or named cache their instances belong to.
     private var byScope: [ObjectIdentifier: [ObjectIdentifier: AnyBinding]] = [:]
-    var defaultLifetime: Lifetime = .transient
+    /// The container's own default lifetime; nil follows ``Resolver/globalDefaultLifetime``.
+    var defaultLifetime: Lifetime?
     /// Whether `ResolverRegistering.registerAllServices()` still has to run before
     /// resolutions reaching this registry (only ever true for ``Resolver/main``'s).
     var bootstrapPending = false
