@@ -112,6 +112,27 @@ public struct Registration<T>: @unchecked Sendable {
             type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
     }
 
+    /// Registers another class in a ``Scope`` with a factory that takes nothing, in the same container.
+    ///
+    /// ```swift
+    /// resolver
+    ///     .register { Session() }
+    ///     .register(scopedTo: RegistrationFlow.self) { User() }
+    /// ```
+    @discardableResult
+    public func register<U: AnyObject>(
+        _ type: U.Type = U.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping () throws -> U
+    ) -> Registration<U> {
+        resolver.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+    }
+
     /// Registers another class in a ``Scope``, in the same container.
     @discardableResult
     public func register<U: AnyObject>(

@@ -60,6 +60,37 @@ public struct Inject<T> {
         ).resolveNow()
     }
 
+    /// Resolves `T` registered under `qualifier`, optionally with `name` too.
+    ///
+    /// ```swift
+    /// @Inject(qualifiedBy: Staging.self) var api: APIClient
+    /// ```
+    public init(
+        qualifiedBy qualifier: any Qualifier.Type, name: String? = nil, container: Resolver? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        wrappedValue = InjectionRequest(
+            T.self, qualifier: qualifier, name: name, container: container, isolation: isolation, file: file,
+            line: line
+        ).resolveNow()
+    }
+
+    /// Resolves `T` in `scope`, optionally under `qualifier` and with `name`.
+    ///
+    /// ```swift
+    /// @Inject(scopedTo: RegistrationFlow.self) var user: User
+    /// ```
+    public init(
+        scopedTo scope: any Scope.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil, name: String? = nil,
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        wrappedValue = InjectionRequest(
+            T.self, scope: scope, qualifier: qualifier, name: name, container: container, isolation: isolation,
+            file: file, line: line
+        ).resolveNow()
+    }
+
     /// Uses `provider` instead of the container.
     ///
     /// ```swift

@@ -53,6 +53,29 @@ public struct OptionalInject<T> {
         wrappedValue = request.optional(in: request.resolver())
     }
 
+    /// Resolves `T` registered under `qualifier`, optionally with `name` too.
+    public init(
+        qualifiedBy qualifier: any Qualifier.Type, name: String? = nil, container: Resolver? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let request = InjectionRequest(
+            T.self, qualifier: qualifier, name: name, container: container, isolation: isolation, file: file,
+            line: line)
+        wrappedValue = request.optional(in: request.resolver())
+    }
+
+    /// Resolves `T` in `scope`, optionally under `qualifier` and with `name`.
+    public init(
+        scopedTo scope: any Scope.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil, name: String? = nil,
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        let request = InjectionRequest(
+            T.self, scope: scope, qualifier: qualifier, name: name, container: container, isolation: isolation,
+            file: file, line: line)
+        wrappedValue = request.optional(in: request.resolver())
+    }
+
     /// Uses `provider` instead of the container.
     public init(_ provider: () -> T?) {
         wrappedValue = provider()

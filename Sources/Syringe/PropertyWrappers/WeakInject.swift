@@ -67,6 +67,31 @@ public struct WeakInject<T> {
         .resolveWeakly(T.self)
     }
 
+    /// Resolves `T` registered under `qualifier`, optionally with `name` too.
+    public init(
+        qualifiedBy qualifier: any Qualifier.Type, name: String? = nil, container: Resolver? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        storage = InjectionRequest(
+            T.self, qualifier: qualifier, name: name, container: container, isolation: isolation, file: file,
+            line: line
+        )
+        .resolveWeakly(T.self)
+    }
+
+    /// Resolves `T` in `scope`, optionally under `qualifier` and with `name`.
+    public init(
+        scopedTo scope: any Scope.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil, name: String? = nil,
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage = InjectionRequest(
+            T.self, scope: scope, qualifier: qualifier, name: name, container: container, isolation: isolation,
+            file: file, line: line
+        )
+        .resolveWeakly(T.self)
+    }
+
     /// Uses `provider` instead of the container.
     public init(_ provider: () -> T) {
         storage = weakHolder(for: provider(), site: nil)
