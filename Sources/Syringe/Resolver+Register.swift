@@ -147,7 +147,7 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping (First, repeat each Rest) throws -> T
     ) -> Registration<T> {
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         if let lifetime, lifetime != .transient {
             fatalError(Messages.argumentsNotTransient(key, lifetime: lifetime.description))
         }

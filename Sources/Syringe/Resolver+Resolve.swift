@@ -139,7 +139,7 @@ extension Resolver {
         isolation: (any Actor)? = #isolation
     ) throws(ResolutionError) -> T {
         var values = (first, repeat each rest)
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
             try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }

@@ -405,6 +405,19 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "  in container msg-cycle-implements"))
     }
 
+    /// One argument of tuple type and two arguments are different keys, and read differently.
+    @Test func singleTupleArgumentIsNotTwoArguments() {
+        let r = Resolver(id: "msg-tuple-argument")
+        r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let error = thrown { try r.tryResolve(MsgArgs.self, arguments: ("stage", 1200)) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgArgs with arguments ((String, Int))",
+                    "  in container msg-tuple-argument",
+                    "  MsgArgs is registered with arguments (String, Int), called with ((String, Int))"))
+    }
+
     // MARK: Cycles
 
     @Test func cycleThroughTryResolve() {

@@ -43,8 +43,8 @@ extension Resolver {
                     || other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
                     other.name == key.name
                 {
-                    let registered = other.arguments.map(argumentList) ?? "()"
-                    let called = key.arguments.map(argumentList) ?? "()"
+                    let registered = other.argumentsDescription ?? "()"
+                    let called = key.argumentsDescription ?? "()"
                     hints.append("\(requestedName) is registered with arguments \(registered), called with \(called)")
                     continue
                 }
@@ -82,16 +82,19 @@ extension Resolver {
             if let scope = key.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
             if let qualifier = key.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
             if let name = key.name { selectors.append("name: \"\(name)\"") }
-            if let arguments = key.arguments { selectors.append("arguments: \(argumentTypesList(arguments))") }
+            if let arguments = key.arguments {
+                selectors.append("arguments: \(argumentTypesList(arguments, count: key.argumentCount))")
+            }
             let registration = "Resolver.register" + (selectors.isEmpty ? "" : "(\(selectors.joined(separator: ", ")))")
             hints.append("register it first, e.g. \(registration) { \(requestedName)(…) }")
         }
         return hints
     }
 
-    /// `String.self, Int.self` for the tuple type `(String, Int)`.
-    private func argumentTypesList(_ arguments: Any.Type) -> String {
-        let list = argumentList(arguments).dropFirst().dropLast()
+    /// `String.self, Int.self` for the tuple type `(String, Int)` of two arguments.
+    private func argumentTypesList(_ arguments: Any.Type, count: Int) -> String {
+        if count == 1 { return "\(typeName(arguments)).self" }
+        let list = argumentList(arguments, count: count).dropFirst().dropLast()
         return list.split(separator: ",").map { "\($0.trimmingSpaces).self" }.joined(separator: ", ")
     }
 
