@@ -24,9 +24,9 @@ enum Messages {
                 "Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
             lines.append("  resolve it from @MainActor code, or hop there first: await MainActor.run { … }")
         case .notConvertible(let type):
-            lines.append(
-                "Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)"
-            )
+            let names = distinctTypeNames([type, error.key.type])
+            let requested = error.key.description(typeName: names[1])
+            lines.append("Syringe: the instance built for \(requested) is a \(names[0]), which is not a \(requested)")
         }
         if error.path.count > 1, !isCycle(error.reason) {
             let path =

@@ -41,6 +41,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     public let suggestions: [String]
     /// Where a property wrapper asked for the value, if one did (`File.swift:12`).
     public let site: String?
+    /// The key that failed, for the message.
+    let key: Key
 
     /// The error a factory threw, if that is the reason.
     public var underlyingError: (any Error)? {
@@ -50,16 +52,17 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
 
     init(
         _ reason: Reason, key: Key, path: [Key], container: Resolver, site: SourceLocation?,
-        suggestions: [String] = []
+        suggestions: [String] = [], requestedTypeName: String? = nil
     ) {
         self.reason = reason
-        requested = key.description
+        requested = requestedTypeName.map(key.description(typeName:)) ?? key.description
         var keys = path.map(\.shortDescription)
         if keys.last != key.shortDescription || path.isEmpty { keys.append(key.shortDescription) }
         self.path = keys
         self.container = container.name
         self.suggestions = suggestions
         self.site = site?.description
+        self.key = key
     }
 
     public var description: String {

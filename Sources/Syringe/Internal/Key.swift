@@ -87,21 +87,31 @@ extension Key: CustomStringConvertible {
     /// `NetworkServiceProtocol`, `APIClient qualified by Staging`, `User in scope Flow`,
     /// `Bread named "🥐"`, `ClassD with arguments (String, Int)`.
     var description: String {
-        var text = typeName(type)
+        description(typeName: typeName(type))
+    }
+
+    /// ``description`` with the key's own type written as `name`.
+    func description(typeName name: String) -> String {
+        var text = name
         if let qualifier { text += " qualified by \(typeName(qualifier))" }
         if let scope { text += " in scope \(typeName(scope))" }
-        if let name { text += " named \"\(name)\"" }
-        if let argumentsDescription { text += " with arguments \(argumentsDescription)" }
+        if let name = self.name { text += " named \"\(name)\"" }
+        if let arguments { text += " with arguments \(argumentList(arguments, count: argumentCount))" }
         return text
     }
 
     /// The type and selectors in the short form used in resolution paths.
     var shortDescription: String {
-        var text = typeName(type)
+        shortDescription(typeName: typeName(type))
+    }
+
+    /// ``shortDescription`` with the key's own type written as `name`.
+    func shortDescription(typeName name: String) -> String {
+        var text = name
         var selectors: [String] = []
         if let qualifier { selectors.append(typeName(qualifier)) }
         if let scope { selectors.append("scope: \(typeName(scope))") }
-        if let name { selectors.append("\"\(name)\"") }
+        if let name = self.name { selectors.append("\"\(name)\"") }
         if !selectors.isEmpty { text += "<\(selectors.joined(separator: ", "))>" }
         return text
     }
@@ -111,11 +121,6 @@ extension Key: CustomStringConvertible {
     var argumentsDescription: String? {
         arguments.map { argumentList($0, count: argumentCount) }
     }
-}
-
-/// A type's name as users write it, without the module prefix.
-func typeName(_ type: Any.Type) -> String {
-    String(describing: type)
 }
 
 /// `(String, Int)` for the tuple type of two arguments, `(String)` for one argument (so
