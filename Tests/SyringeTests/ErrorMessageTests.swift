@@ -694,6 +694,22 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "  in container msg-weak-struct"))
     }
 
+    /// An Optional is a value even when it wraps a class instance; the message must not call the
+    /// registered type a value type, and says what to register instead.
+    @Test func weakLifetimeOnAnOptional() {
+        let r = Resolver(id: "msg-weak-optional")
+        r.register(MsgThing?.self, lifetime: .weak) { MsgThing() }
+        let error = thrown { try r.tryResolve(MsgThing?.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: Optional<MsgThing> has a weak lifetime but its factory built an Optional, which is a "
+                        + "value even when it wraps a class instance; only class instances can be held weakly",
+                    "  register MsgThing itself with that lifetime (a request for MsgThing? resolves it), "
+                        + "or register the Optional as .singleton or .transient",
+                    "  in container msg-weak-optional"))
+    }
+
     @Test func implementsAProtocolTheTypeDoesNotConformTo() {
         let r = Resolver(id: "msg-not-convertible")
         r.register { MsgPlain() }.implements(MsgUnrelated.self)
@@ -737,6 +753,30 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                         + "a registration with arguments probably resolves itself without end",
                     "  while resolving \(path)",
                     "  in container msg-too-deep"))
+    }
+
+    /// A chain of 201 distinct registrations without arguments is too deep but not a loop: the
+    /// message says so and shows the path abridged.
+    @Test func chainOfDistinctRegistrationsDeeperThanTheLimit() {
+        let r = Resolver(id: "msg-deep-chain")
+        for level in 0...200 {
+            r.register(MsgDeep.self, name: "\(level)") { try $0.tryResolve(MsgDeep.self, name: "\(level + 1)") }
+        }
+        let error = MsgBox<ResolutionError>()
+        let finished = onThread {
+            error.value = thrown { try r.tryResolve(MsgDeep.self, name: "0") }
+        }
+        #expect(finished)
+        let path = ((0..<5).map { "MsgDeep<\"\($0)\">" } + ["… 191 more …"] + (196...200).map { "MsgDeep<\"\($0)\">" })
+            .joined(separator: " → ")
+        #expect(
+            error.value?.description
+                == lines(
+                    "Syringe: the resolution path to MsgDeep named \"200\" is deeper than 200 levels",
+                    "  while resolving \(path)",
+                    "  in container msg-deep-chain",
+                    "  no registration on the path repeats: the chain of dependencies is longer than the 200 levels "
+                        + "Syringe follows; shorten it, or let part of it resolve later (@LazyInject)"))
     }
 
     // MARK: Main actor

@@ -17,7 +17,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case missing
         /// The registration (indirectly) needs itself; the keys of the loop, first repeated last.
         case cycle([String])
-        /// The resolution path grew beyond 200 frames (a registration with arguments resolving itself without end).
+        /// The resolution path grew beyond 200 frames: a registration with arguments resolving
+        /// itself without end, or a chain of registrations that long.
         case tooDeep
         /// The factory threw an error of its own.
         case factoryFailed(any Error)
@@ -43,6 +44,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     public let site: String?
     /// The key that failed, for the message.
     let key: Key
+    /// The resolution path as keys, outermost first (without `key`), for the message.
+    let pathKeys: [Key]
 
     /// The error a factory threw, if that is the reason.
     public var underlyingError: (any Error)? {
@@ -63,6 +66,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         self.suggestions = suggestions
         self.site = site?.description
         self.key = key
+        pathKeys = path
     }
 
     public var description: String {
