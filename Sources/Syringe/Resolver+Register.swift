@@ -147,7 +147,7 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping (First, repeat each Rest) throws -> T
     ) -> Registration<T> {
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         let arguments = PackArgumentFactory<T, First, repeat each Rest>(factory)
         return addProvider(
             key, make: .arguments(arguments), lifetime: lifetime, site: SourceLocation(file: file, line: line))

@@ -142,7 +142,7 @@ extension Resolver {
         {
             return resolved
         }
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         throw missingError(for: key, site: nil, as: T.self)
     }
 
@@ -153,7 +153,7 @@ extension Resolver {
         _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
         var values = (first, repeat each rest)
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
             try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }

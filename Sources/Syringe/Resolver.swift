@@ -31,8 +31,12 @@ open class Resolver: @unchecked Sendable {
     var isolatedCopies: [ObjectIdentifier: AnyIsolatedCopy] = [:]
     /// Open ``ScopeHandle``s begun on this container, by scope. Guarded by ``registryLock``.
     var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
-    /// A readable name for messages: the id, or how the container came to be.
+    /// A readable name for messages: the id, or how the container came to be
+    /// (`child 3 of main`).
     public private(set) var name: String
+    /// What this container's children call it in their names: the id, or `child N`, so that
+    /// a name never grows with the depth of the chain.
+    private var shortName: String
 
     /// A container with its own registrations, shared with every other container made
     /// with the same `id` while any of them lives.
@@ -47,6 +51,7 @@ open class Resolver: @unchecked Sendable {
         parent = nil
         isolatesCache = false
         name = id
+        shortName = id
     }
 
     /// A child container: misses fall through to `parent`; its own registrations shadow
@@ -58,11 +63,13 @@ open class Resolver: @unchecked Sendable {
     /// mock.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
     /// ```
     public init(parent: Resolver) {
-        let name = "child \(Resolver.nextAnonymousNumber()) of \(parent.name)"
+        let shortName = "child \(Resolver.nextAnonymousNumber())"
+        let name = "\(shortName) of \(parent.shortName)"
         registry = Registry(id: name)
         self.parent = parent
         isolatesCache = false
         self.name = name
+        self.shortName = shortName
     }
 
     /// A container of its own, with no parent.
@@ -76,6 +83,7 @@ open class Resolver: @unchecked Sendable {
         // Not yet shared with any other thread.
         isolatesCache = true
         self.name = name
+        shortName = name
     }
 
     private static let counterLock = Lock()

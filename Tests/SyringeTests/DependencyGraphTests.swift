@@ -29,6 +29,13 @@ final class GraphScreen {
 final class GraphNeedsMissing {
     init(clock: GraphClock) {}
 }
+final class GraphArgs {}
+enum GraphKindsA {
+    final class Widget {}
+}
+enum GraphKindsB {
+    final class Widget {}
+}
 
 private func lines(_ lines: String...) -> String {
     lines.joined(separator: "\n")
@@ -207,6 +214,33 @@ private func node(_ title: String, in graph: DependencyGraph) -> DependencyGraph
         #expect(titledEdges(graph) == ["GraphNeedsMissing → GraphClock"])
         #expect(node("GraphClock", in: graph)?.lifetime == "singleton")
         #expect(graph.nodes.count == 2)
+    }
+
+    /// Registrations that differ only in their argument types are nodes that read differently.
+    @Test func nodesShowArgumentTypes() {
+        let r = Resolver()
+        r.register(arguments: String.self, Int.self) { _, _ in GraphArgs() }
+        r.register(arguments: (String, Int).self) { _ in GraphArgs() }
+        r.register(arguments: GraphClock.self) { _ in GraphArgs() }
+        r.register { GraphArgs() }
+        let graph = r.dependencyGraph()
+        #expect(
+            graph.nodes.map(\.title) == [
+                "GraphArgs(String, Int)", "GraphArgs((String, Int))", "GraphArgs(GraphClock)", "GraphArgs",
+            ])
+    }
+
+    @Test func sameNamedTypesAreToldApart() {
+        let r = Resolver()
+        r.register { GraphKindsA.Widget() }
+        r.register { GraphKindsB.Widget() }
+        r.register { Swift.Hasher() }
+        r.register { SyringeTests.Hasher() }
+        r.register { GraphClock() }
+        #expect(
+            r.dependencyGraph().nodes.map(\.title) == [
+                "GraphKindsA.Widget", "GraphKindsB.Widget", "Swift.Hasher", "SyringeTests.Hasher", "GraphClock",
+            ])
     }
 
     @Test func childGraphShowsTheNearestRegistrationOnce() {

@@ -72,7 +72,13 @@ private final class DocUser {
 /// Replaces the container's name in a message, so that texts copied from runs against `main`
 /// can be compared with the same message from a test's own container.
 private func docMessage(_ error: ResolutionError, container: Resolver) -> String {
-    error.description.replacingOccurrences(of: "in container \(container.name)", with: "in container main")
+    docText(error.description.replacingOccurrences(of: "in container \(container.name)", with: "in container main"))
+}
+
+/// Drops the suite's name from the types declared inside it: messages name a type with its
+/// enclosing types, and the documentation declares these types at the top level.
+private func docText(_ text: String) -> String {
+    text.replacingOccurrences(of: "DocumentationExamplesTests.", with: "")
 }
 
 @Suite struct DocumentationExamplesTests {
@@ -604,7 +610,31 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
                 """)
         let report = r.verify()
         #expect(report.isValid)
-        #expect(report.skipped == ["ClassD with arguments (String, Int)"])
+        #expect(report.skipped.map(docText) == ["ClassD with arguments (String, Int)"])
+    }
+
+    private protocol PinCodeRoutes: AnyObject {}
+    private final class PinCodeRouter: PinCodeRoutes {}
+    private final class PinCodeScreen {
+        init(routes: any PinCodeRoutes) {}
+    }
+
+    /// ArgumentsAndAutowiring.md, "When arguments do not match": a value of a conforming class.
+    @Test func argumentsOfAConformingClass() throws {
+        let r = Resolver()
+        r.register(arguments: (any PinCodeRoutes).self) { PinCodeScreen(routes: $0) }
+        let router = PinCodeRouter()
+        let error = try #require(throws: ResolutionError.self) {
+            try r.tryResolve(PinCodeScreen.self, arguments: router)
+        }
+        #expect(
+            docMessage(error, container: r) == """
+                Syringe: no registration for PinCodeScreen with arguments (PinCodeRouter)
+                  in container main
+                  PinCodeScreen is registered with arguments (PinCodeRoutes), called with (PinCodeRouter): \
+                pass it as PinCodeRoutes, e.g. resolve(arguments: pinCodeRouter as PinCodeRoutes)
+                """)
+        #expect(r.optional(PinCodeScreen.self, arguments: router as PinCodeRoutes) != nil)
     }
 
     private final class Analytics {}
@@ -1301,8 +1331,8 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
 
         let report = r.verify()
         #expect(!report.isValid)
-        let text = report.description.replacingOccurrences(
-            of: "verification of \(r.name)", with: "verification of main")
+        let text = docText(
+            report.description.replacingOccurrences(of: "verification of \(r.name)", with: "verification of main"))
         #expect(
             text == """
                 Syringe: 4 of 7 registrations cannot be resolved

@@ -51,6 +51,28 @@ final class MsgSelfNeeding: MsgPeer {
     init(peer: any MsgPeer) {}
 }
 final class MsgLazyDependency {}
+enum MsgKindsA {
+    final class Widget {}
+}
+enum MsgKindsB {
+    final class Widget {}
+    protocol Gadget {}
+}
+enum MsgKindsC {
+    final class Gadget {}
+}
+struct MsgCrate<Value> {}
+protocol MsgRoutes: AnyObject {}
+final class MsgRouter: MsgRoutes {}
+final class MsgRouteScreen {
+    init(routes: any MsgRoutes) {}
+}
+final class MsgPairUser {
+    init(_ text: String, _ routes: any MsgRoutes) {}
+}
+/// Shares its name with `Swift.Hasher` on purpose: two top-level types of different modules
+/// that read the same, which messages must tell apart.
+struct Hasher {}
 
 final class MsgWrappedA {
     static let injectLine = #line + 1
@@ -405,6 +427,174 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "  in container msg-cycle-implements"))
     }
 
+    /// One argument of tuple type and two arguments are different keys, and read differently.
+    @Test func singleTupleArgumentIsNotTwoArguments() {
+        let r = Resolver(id: "msg-tuple-argument")
+        r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let error = thrown { try r.tryResolve(MsgArgs.self, arguments: ("stage", 1200)) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgArgs with arguments ((String, Int))",
+                    "  in container msg-tuple-argument",
+                    "  MsgArgs is registered with arguments (String, Int), called with ((String, Int))"))
+    }
+
+    /// A value passed with its own class's type does not reach a registration that takes a
+    /// protocol it conforms to: the hint says how to pass it.
+    @Test func argumentOfAConformingTypeIsToBePassedAsTheProtocol() {
+        let r = Resolver(id: "msg-argument-upcast")
+        r.register(arguments: (any MsgRoutes).self) { MsgRouteScreen(routes: $0) }
+        let error = thrown { try r.tryResolve(MsgRouteScreen.self, arguments: MsgRouter()) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgRouteScreen with arguments (MsgRouter)",
+                    "  in container msg-argument-upcast",
+                    "  MsgRouteScreen is registered with arguments (MsgRoutes), called with (MsgRouter): "
+                        + "pass it as MsgRoutes, e.g. resolve(arguments: msgRouter as MsgRoutes)"))
+    }
+
+    @Test func oneOfSeveralArgumentsOfAnotherType() {
+        let r = Resolver(id: "msg-argument-upcast-second")
+        r.register(arguments: String.self, (any MsgRoutes).self) { MsgPairUser($0, $1) }
+        let error = thrown { try r.tryResolve(MsgPairUser.self, arguments: "home", MsgRouter()) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgPairUser with arguments (String, MsgRouter)",
+                    "  in container msg-argument-upcast-second",
+                    "  MsgPairUser is registered with arguments (String, MsgRoutes), called with (String, MsgRouter): "
+                        + "pass argument 2 as MsgRoutes if it is one, e.g. msgRouter as MsgRoutes"))
+    }
+
+    /// However many registrations are near, a message lists ten and counts the rest.
+    @Test func nearMatchesAreListedUpToTenAndCounted() {
+        let r = Resolver(id: "msg-many-near-matches")
+        for index in 0..<100_000 { r.register(name: "n\(index)") { MsgClient() } }
+        let error = thrown { try r.tryResolve(MsgClient.self, name: "blue") }
+        let hints = (0..<10).map {
+            "  MsgClient is registered with name \"n\($0)\"; resolve it with (name: \"n\($0)\")"
+        }
+        #expect(
+            error?.description
+                == ([
+                    "Syringe: no registration for MsgClient named \"blue\"",
+                    "  in container msg-many-near-matches",
+                ] + hints + ["  and 99990 more near matches"]).joined(separator: "\n"))
+    }
+
+    // MARK: Type names
+
+    @Test func nestedTypeIsNamedWithItsEnclosingType() {
+        let r = Resolver(id: "msg-nested")
+        let error = thrown { try r.tryResolve(MsgKindsB.Widget.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgKindsB.Widget",
+                    "  in container msg-nested",
+                    "  register it first, e.g. Resolver.register { MsgKindsB.Widget(…) }"))
+    }
+
+    @Test func sameNamedTypeOfAnotherEnclosingTypeIsToldApart() {
+        let r = Resolver(id: "msg-same-name-nested")
+        r.register { MsgKindsA.Widget() }
+        let error = thrown { try r.tryResolve(MsgKindsB.Widget.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgKindsB.Widget",
+                    "  in container msg-same-name-nested",
+                    "  MsgKindsA.Widget is registered, a different type from the MsgKindsB.Widget asked for"))
+    }
+
+    /// A protocol and an unrelated class of the same name: no `.implements` hint between them.
+    @Test func sameNamedClassIsNotOfferedAsAnImplementation() {
+        let r = Resolver(id: "msg-same-name-protocol")
+        r.register { MsgKindsC.Gadget() }
+        let error = thrown { try r.tryResolve((any MsgKindsB.Gadget).self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgKindsB.Gadget",
+                    "  in container msg-same-name-protocol",
+                    "  MsgKindsC.Gadget is registered, a different type from the MsgKindsB.Gadget asked for"))
+    }
+
+    /// Top-level types of two modules read the same without their modules: both get them.
+    @Test func sameNamedTypesOfTwoModulesAreNamedWithTheirModules() {
+        let r = Resolver(id: "msg-same-name-modules")
+        r.register { Swift.Hasher() }
+        let error = thrown { try r.tryResolve(Hasher.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for SyringeTests.Hasher",
+                    "  in container msg-same-name-modules",
+                    "  Swift.Hasher is registered, a different type from the SyringeTests.Hasher asked for"))
+    }
+
+    @Test func instanceOfASameNamedTypeIsNamedWithItsModule() {
+        let r = Resolver(id: "msg-not-convertible-same-name")
+        r.register { Swift.Hasher() }.implements(Hasher.self)
+        let error = thrown { try r.tryResolve(Hasher.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: the instance built for SyringeTests.Hasher is a Swift.Hasher, which is not a "
+                        + "SyringeTests.Hasher",
+                    "  in container msg-not-convertible-same-name"))
+    }
+
+    @Test func genericTypeReadsAsWritten() {
+        let r = Resolver(id: "msg-generic")
+        let error = thrown { try r.tryResolve(MsgCrate<Int>.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgCrate<Int>",
+                    "  in container msg-generic",
+                    "  register it first, e.g. Resolver.register { MsgCrate<Int>(…) }"))
+    }
+
+    // MARK: Registration hints by kind of type
+
+    @Test func missingFunctionTypeGetsAClosureRegistrationHint() {
+        let r = Resolver(id: "msg-missing-function")
+        let error = thrown { try r.tryResolve((@Sendable () -> Int).self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for @Sendable () -> Int",
+                    "  in container msg-missing-function",
+                    "  register it first, e.g. Resolver.register((@Sendable () -> Int).self) { { … } }"))
+    }
+
+    @Test func missingTupleTypeGetsATupleRegistrationHint() {
+        let r = Resolver(id: "msg-missing-tuple")
+        let error = thrown { try r.tryResolve((String, Int).self, name: "origin") }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for (String, Int) named \"origin\"",
+                    "  in container msg-missing-tuple",
+                    "  register it first, e.g. Resolver.register((String, Int).self, name: \"origin\") { (…) }"))
+    }
+
+    @Test func missingProtocolGetsAConformingTypeHint() {
+        let r = Resolver(id: "msg-missing-protocol")
+        let error = thrown { try r.tryResolve(MsgUnrelated.self, qualifiedBy: MsgStaging.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgUnrelated qualified by MsgStaging",
+                    "  in container msg-missing-protocol",
+                    "  register a type that conforms to MsgUnrelated and add .implements(MsgUnrelated.self) to its "
+                        + "registration, or register one for it: "
+                        + "Resolver.register(MsgUnrelated.self, qualifiedBy: MsgStaging.self) { … }"))
+    }
+
     // MARK: Cycles
 
     @Test func cycleThroughTryResolve() {
@@ -497,6 +687,22 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         #expect(thrown { try r.tryResolve(MsgValue.self) } == nil)
     }
 
+    /// An Optional is a value even when it wraps a class instance; the message must not call the
+    /// registered type a value type, and says what to register instead.
+    @Test func weakLifetimeOnAnOptional() {
+        let r = Resolver(id: "msg-weak-optional")
+        r.register(MsgThing?.self, lifetime: .weak) { MsgThing() }
+        let error = thrown { try r.tryResolve(MsgThing?.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: Optional<MsgThing> has a weak lifetime but its factory built an Optional, which is a "
+                        + "value even when it wraps a class instance; only class instances can be held weakly",
+                    "  register MsgThing itself with that lifetime (a request for MsgThing? resolves it), "
+                        + "or register the Optional as .singleton or .transient",
+                    "  in container msg-weak-optional"))
+    }
+
     @Test func implementsAProtocolTheTypeDoesNotConformTo() {
         let r = Resolver(id: "msg-not-convertible")
         r.register { MsgPlain() }.implements(MsgUnrelated.self)
@@ -540,6 +746,30 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                         + "a registration with arguments probably resolves itself without end",
                     "  while resolving \(path)",
                     "  in container msg-too-deep"))
+    }
+
+    /// A chain of 201 distinct registrations without arguments is too deep but not a loop: the
+    /// message says so and shows the path abridged.
+    @Test func chainOfDistinctRegistrationsDeeperThanTheLimit() {
+        let r = Resolver(id: "msg-deep-chain")
+        for level in 0...200 {
+            r.register(MsgDeep.self, name: "\(level)") { try $0.tryResolve(MsgDeep.self, name: "\(level + 1)") }
+        }
+        let error = MsgBox<ResolutionError>()
+        let finished = onThread {
+            error.value = thrown { try r.tryResolve(MsgDeep.self, name: "0") }
+        }
+        #expect(finished)
+        let path = ((0..<5).map { "MsgDeep<\"\($0)\">" } + ["… 191 more …"] + (196...200).map { "MsgDeep<\"\($0)\">" })
+            .joined(separator: " → ")
+        #expect(
+            error.value?.description
+                == lines(
+                    "Syringe: the resolution path to MsgDeep named \"200\" is deeper than 200 levels",
+                    "  while resolving \(path)",
+                    "  in container msg-deep-chain",
+                    "  no registration on the path repeats: the chain of dependencies is longer than the 200 levels "
+                        + "Syringe follows; shorten it, or let part of it resolve later (@LazyInject)"))
     }
 
     // MARK: Main actor

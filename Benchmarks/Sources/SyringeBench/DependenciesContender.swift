@@ -203,6 +203,9 @@ enum DependenciesContender {
                 }
             }
 
+        case .containers20000:
+            return nil  // no containers
+
         case .register1000:
             // Registering is overriding 1,000 keys for an operation.
             let types = Fillers.types.prefix(Scenario.servicesPerRegistrationBatch)

@@ -188,6 +188,14 @@ enum MinimalRegistryContender {
                 return elapsed
             }
 
+        case .containers20000:
+            let alive = (0..<Scenario.aliveContainers).map { _ in MinimalRegistry() }
+            return Job { count in
+                withExtendedLifetime(alive) {
+                    timed(count) { blackHole(MinimalRegistry()) }
+                }
+            }
+
         case .inject3:
             let (logger, settings, tracker) = (Logger(), Settings(), Tracker())
             registry.register { logger }

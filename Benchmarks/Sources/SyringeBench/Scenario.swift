@@ -18,6 +18,8 @@ enum Scenario: String, CaseIterable {
     case registrations10000 = "registrations-10000"
     /// Register 1,000 services into an empty container; time per registration.
     case register1000 = "register-1000"
+    /// Create a container (and let it go) while 20,000 others are alive (should be flat).
+    case containers20000 = "containers-20000"
     /// Create an object with 3 injected properties (singletons) and read them.
     case inject3
     /// Resolve a singleton from 1 or 2 threads; ns per operation of the total throughput.
@@ -49,6 +51,9 @@ enum Scenario: String, CaseIterable {
 
     /// How many services `register-1000` registers into one fresh container.
     static let servicesPerRegistrationBatch = 1_000
+
+    /// How many containers `containers-20000` keeps alive while it creates more.
+    static let aliveContainers = 20_000
 }
 
 /// The measured libraries and baselines, by their names in the table and the JSON.

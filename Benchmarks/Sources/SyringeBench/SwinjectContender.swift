@@ -93,6 +93,14 @@ enum SwinjectContender {
                 return elapsed
             }
 
+        case .containers20000:
+            let alive = (0..<Scenario.aliveContainers).map { _ in Container() }
+            return Job { count in
+                withExtendedLifetime(alive) {
+                    timed(count) { blackHole(Container()) }
+                }
+            }
+
         case .inject3:
             container.register(Logger.self) { _ in Logger() }.inObjectScope(.container)
             container.register(Settings.self) { _ in Settings() }.inObjectScope(.container)

@@ -123,6 +123,14 @@ enum SyringeContender {
                 return elapsed
             }
 
+        case .containers20000:
+            let alive = (0..<Scenario.aliveContainers).map { _ in Resolver() }
+            return Job { count in
+                withExtendedLifetime(alive) {
+                    timed(count) { blackHole(Resolver()) }
+                }
+            }
+
         case .inject3:
             Resolver.register(lifetime: .singleton) { Logger() }
             Resolver.register(lifetime: .singleton) { Settings() }

@@ -10,7 +10,9 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     public struct Node: Sendable, Hashable {
         /// A stable identifier usable in DOT and Mermaid (`n0`, `n1`, …).
         public let id: String
-        /// The type with its qualifier, scope or name, e.g. `APIClient<Staging>`.
+        /// The type with its qualifier, scope or name and its argument types, e.g.
+        /// `APIClient<Staging>` or `ClassD(String, Int)`. Types that would read the same as
+        /// another in the graph are written with their module (`Payments.Widget`).
         public let title: String
         /// The lifetime (`singleton`, `transient`, …), or `missing` for an unregistered key.
         public let lifetime: String
@@ -54,6 +56,20 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     }
 }
 
+extension DependencyGraph {
+    /// The nodes' titles: each key's short description and argument types, its type written with
+    /// its module when another type in the graph would read the same.
+    fileprivate static func titles(of keys: [Key]) -> [String] {
+        var types: [Any.Type] = []
+        var seen: Set<ObjectIdentifier> = []
+        for key in keys where seen.insert(ObjectIdentifier(key.type)).inserted { types.append(key.type) }
+        let names = Dictionary(uniqueKeysWithValues: zip(types.map(ObjectIdentifier.init), distinctTypeNames(types)))
+        return keys.map { key in
+            key.shortDescription(typeName: names[ObjectIdentifier(key.type)]!) + (key.argumentsDescription ?? "")
+        }
+    }
+}
+
 extension String {
     fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
         var result = ""
@@ -77,12 +93,12 @@ extension Resolver {
         return registryLock.withReadLock(ThreadState.current.stripe) {
             let bindings = allBindingsLocked()
             var ids: [Key: String] = [:]
-            var nodes: [DependencyGraph.Node] = []
+            var nodeKeys: [(key: Key, lifetime: String)] = []
             func node(for key: Key, lifetime: String) -> String {
                 if let id = ids[key] { return id }
-                let id = "n\(nodes.count)"
+                let id = "n\(nodeKeys.count)"
                 ids[key] = id
-                nodes.append(DependencyGraph.Node(id: id, title: key.shortDescription, lifetime: lifetime))
+                nodeKeys.append((key, lifetime))
                 return id
             }
             for binding in bindings {
@@ -104,6 +120,10 @@ extension Resolver {
                     let edge = DependencyGraph.Edge(from: from, to: to)
                     if seen.insert(edge).inserted { edges.append(edge) }
                 }
+            }
+            let titles = DependencyGraph.titles(of: nodeKeys.map(\.key))
+            let nodes = nodeKeys.indices.map { index in
+                DependencyGraph.Node(id: "n\(index)", title: titles[index], lifetime: nodeKeys[index].lifetime)
             }
             return DependencyGraph(nodes: nodes, edges: edges)
         }

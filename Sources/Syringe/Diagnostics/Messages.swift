@@ -9,24 +9,40 @@ enum Messages {
             lines.append("Syringe: dependency cycle while resolving \(error.requested)")
             lines.append("  cycle: \(keys.joined(separator: " → "))")
         case .tooDeep:
-            lines.append(
-                "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
-                    + "a registration with arguments probably resolves itself without end")
+            if repeatsKeyWithArguments(error) {
+                lines.append(
+                    "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
+                        + "a registration with arguments probably resolves itself without end")
+            } else {
+                lines.append(
+                    "Syringe: the resolution path to \(error.requested) is deeper than \(Resolver.maximumDepth) levels")
+            }
         case .factoryFailed(let underlying):
             lines.append("Syringe: the factory for \(error.requested) threw an error: \(underlying)")
         case .notAClass(let lifetime):
-            lines.append(
-                "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built a value type;"
-                    + " only class instances can be held weakly")
-            lines.append("  register it as .singleton or .transient, or make the type a class")
+            if let optional = error.key.type as? any OptionalType.Type {
+                let wrapped = typeName(optional.wrappedType)
+                lines.append(
+                    "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built an Optional, "
+                        + "which is a value even when it wraps a class instance; only class instances can be held weakly"
+                )
+                lines.append(
+                    "  register \(wrapped) itself with that lifetime (a request for \(wrapped)? resolves it), "
+                        + "or register the Optional as .singleton or .transient")
+            } else {
+                lines.append(
+                    "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built a value type;"
+                        + " only class instances can be held weakly")
+                lines.append("  register it as .singleton or .transient, or make the type a class")
+            }
         case .offMainActor:
             lines.append(
                 "Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
             lines.append("  resolve it from @MainActor code, or hop there first: await MainActor.run { … }")
         case .notConvertible(let type):
-            lines.append(
-                "Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)"
-            )
+            let names = distinctTypeNames([type, error.key.type])
+            let requested = error.key.description(typeName: names[1])
+            lines.append("Syringe: the instance built for \(requested) is a \(names[0]), which is not a \(requested)")
         }
         if error.path.count > 1, !isCycle(error.reason) {
             let path =
@@ -38,8 +54,25 @@ enum Messages {
         if let site = error.site {
             lines.append("  requested at \(site)")
         }
+        if case .tooDeep = error.reason, !repeatsKeyWithArguments(error) {
+            lines.append(
+                "  no registration on the path repeats: the chain of dependencies is longer than the "
+                    + "\(Resolver.maximumDepth) levels Syringe follows; shorten it, or let part of it resolve later "
+                    + "(@LazyInject)")
+        }
         lines.append(contentsOf: error.suggestions.map { "  " + $0 })
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether a key with arguments appears more than once on a too-deep error's path (which
+    /// ends before the key that failed): a registration with arguments resolving itself, which
+    /// cycle detection leaves alone since its arguments may differ each time.
+    private static func repeatsKeyWithArguments(_ error: ResolutionError) -> Bool {
+        var seen: Set<Key> = []
+        for key in error.pathKeys + [error.key] where key.arguments != nil {
+            if !seen.insert(key).inserted { return true }
+        }
+        return false
     }
 
     private static func isCycle(_ reason: ResolutionError.Reason) -> Bool {
@@ -89,7 +122,7 @@ enum Messages {
     static func singletonWithArguments(_ key: Key) -> String {
         """
         Syringe: \(typeName(key.type)) conforms to Singleton but is registered with runtime arguments \
-        \(key.arguments.map(argumentList) ?? "()")
+        \(key.argumentsDescription ?? "()")
           every resolution passes its own arguments and builds a new instance, which a Singleton cannot do;
           register it without arguments, or remove the Singleton conformance
         """

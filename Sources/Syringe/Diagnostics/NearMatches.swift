@@ -1,5 +1,8 @@
 /// Finds what was registered near a missing key, and says how to reach it.
 extension Resolver {
+    /// How many near matches a message lists before it says how many more there are.
+    static let nearMatchLimit = 10
+
     /// The missing-registration error for `key`, when the requested Swift type is not at hand.
     func missingError(for key: Key, site: SourceLocation? = nil, path: [Key]? = nil) -> ResolutionError {
         missingError(for: key, site: site, path: path, as: Void.self)
@@ -11,9 +14,10 @@ extension Resolver {
         for key: Key, site: SourceLocation? = nil, path: [Key]? = nil, as type: T.Type
     ) -> ResolutionError {
         let state = ThreadState.current
-        let suggestions = registryLock.withReadLock(state.stripe) { nearMatchesLocked(for: key, as: T.self) }
+        let nearMatches = registryLock.withReadLock(state.stripe) { nearMatchesLocked(for: key, as: T.self) }
         return ResolutionError(
-            .missing, key: key, path: path ?? state.path, container: self, site: site, suggestions: suggestions)
+            .missing, key: key, path: path ?? state.path, container: self, site: site,
+            suggestions: nearMatches.hints, requestedTypeName: nearMatches.requestedTypeName)
     }
 
     /// Every binding along the chain, the nearest container's first.
@@ -31,69 +35,182 @@ extension Resolver {
         return result
     }
 
-    private func nearMatchesLocked<T>(for key: Key, as type: T.Type) -> [String] {
-        let bindings = allBindingsLocked()
-        var hints: [String] = []
-        let requestedName = typeName(key.type)
-
-        for binding in bindings where ObjectIdentifier(binding.key.type) == ObjectIdentifier(key.type) {
-            let other = binding.key
-            if other.arguments != nil || key.arguments != nil {
-                if other.qualifier == nil && key.qualifier == nil
-                    || other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
-                    other.name == key.name
-                {
-                    let registered = other.arguments.map(argumentList) ?? "()"
-                    let called = key.arguments.map(argumentList) ?? "()"
-                    hints.append("\(requestedName) is registered with arguments \(registered), called with \(called)")
-                    continue
-                }
+    /// The first `limit` bindings along the chain that `matches` accepts (the nearest
+    /// container's first, each container's in registration order), leaving out keys a nearer
+    /// container shadows, and how many it accepts in all. Looks at each binding once and sorts
+    /// only what it keeps, so a miss among many registrations stays cheap.
+    private func firstBindingsLocked(
+        limit: Int, where matches: (AnyBinding) -> Bool
+    ) -> (first: [AnyBinding], total: Int) {
+        var first: [AnyBinding] = []
+        var total = 0
+        var nearer: [Registry] = []
+        var container: Resolver? = self
+        while let current = container {
+            var kept: [AnyBinding] = []
+            let room = limit - first.count
+            for binding in current.registry.bindings.values where matches(binding) {
+                if nearer.contains(where: { $0.bindings[binding.key] != nil }) { continue }
+                total += 1
+                guard room > 0, kept.count < room || binding.order < kept[kept.count - 1].order else { continue }
+                let position = kept.firstIndex { $0.order > binding.order } ?? kept.count
+                kept.insert(binding, at: position)
+                if kept.count > room { kept.removeLast() }
             }
-            hints.append("\(requestedName) is registered \(selectorsDescription(other)); \(fix(for: other))")
+            first += kept
+            nearer.append(current.registry)
+            container = current.parent
         }
-
-        if hints.isEmpty {
-            // The concrete type is registered but the protocol (or supertype) requested.
-            let optionalName = "Optional<\(requestedName)>"
-            for binding in bindings where binding.key.plain == binding.key && typeName(binding.key.type) != optionalName
-            {
-                let registered = binding.key.type
-                let servesRequest =
-                    T.self != Void.self
-                    && (binding.provider.cachedInstanceLocked(in: .registration).map { $0 is T } ?? false)
-                if servesRequest || namesSuggestImplementation(typeName(registered), of: requestedName) {
-                    hints.append(
-                        "\(typeName(registered)) is registered; to serve \(requestedName) add "
-                            + ".implements(\(requestedName).self) to its registration")
-                }
-            }
-        }
-
-        if hints.isEmpty {
-            let optionalName = "Optional<\(requestedName)>"
-            for binding in bindings where typeName(binding.key.type) == optionalName {
-                hints.append(
-                    "\(optionalName) is registered; resolve it as \(requestedName)? or register \(requestedName) itself"
-                )
-            }
-        }
-
-        if hints.isEmpty {
-            var selectors: [String] = []
-            if let scope = key.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
-            if let qualifier = key.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
-            if let name = key.name { selectors.append("name: \"\(name)\"") }
-            if let arguments = key.arguments { selectors.append("arguments: \(argumentTypesList(arguments))") }
-            let registration = "Resolver.register" + (selectors.isEmpty ? "" : "(\(selectors.joined(separator: ", ")))")
-            hints.append("register it first, e.g. \(registration) { \(requestedName)(…) }")
-        }
-        return hints
+        return (first, total)
     }
 
-    /// `String.self, Int.self` for the tuple type `(String, Int)`.
-    private func argumentTypesList(_ arguments: Any.Type) -> String {
-        let list = argumentList(arguments).dropFirst().dropLast()
-        return list.split(separator: ",").map { "\($0.trimmingSpaces).self" }.joined(separator: ", ")
+    private func nearMatchesLocked<T>(
+        for key: Key, as type: T.Type
+    ) -> (hints: [String], requestedTypeName: String?) {
+        let limit = Self.nearMatchLimit
+        let requestedName = typeName(key.type)
+        var hints: [String] = []
+        var requestedTypeName: String?
+        func addMore(_ found: (first: [AnyBinding], total: Int)) {
+            if found.total > found.first.count {
+                hints.append("and \(found.total - found.first.count) more near matches")
+            }
+        }
+
+        // The same type under other selectors or arguments.
+        let sameType = firstBindingsLocked(limit: limit) {
+            ObjectIdentifier($0.key.type) == ObjectIdentifier(key.type)
+        }
+        for binding in sameType.first {
+            hints.append(sameTypeHint(binding.key, requested: key, requestedName: requestedName))
+        }
+        addMore(sameType)
+        if !hints.isEmpty { return (hints, nil) }
+
+        // Another type that could serve the request (an implementation of the requested
+        // protocol), or one that merely shares its name.
+        var names: [ObjectIdentifier: String] = [:]
+        func cachedTypeName(_ type: Any.Type) -> String {
+            if let name = names[ObjectIdentifier(type)] { return name }
+            let name = typeName(type)
+            names[ObjectIdentifier(type)] = name
+            return name
+        }
+        let requestedBase = baseName(requestedName)
+        func isOptionalOfRequested(_ type: Any.Type) -> Bool {
+            (type as? any OptionalType.Type).map { ObjectIdentifier($0.wrappedType) == ObjectIdentifier(key.type) }
+                ?? false
+        }
+        func servesRequest(_ binding: AnyBinding) -> Bool {
+            T.self != Void.self && (binding.provider.cachedInstanceLocked(in: .registration).map { $0 is T } ?? false)
+        }
+        func sharesName(_ binding: AnyBinding) -> Bool {
+            baseName(cachedTypeName(binding.key.type)) == requestedBase
+        }
+        func isImplementation(_ binding: AnyBinding) -> Bool {
+            binding.key.plain == binding.key && !isOptionalOfRequested(binding.key.type)
+                && (servesRequest(binding)
+                    || namesSuggestImplementation(baseName(cachedTypeName(binding.key.type)), of: requestedBase))
+        }
+        let related = firstBindingsLocked(limit: limit) { binding in
+            ObjectIdentifier(binding.key.type) != ObjectIdentifier(key.type)
+                && (isImplementation(binding) || sharesName(binding))
+        }
+        for binding in related.first {
+            let names = distinctTypeNames([binding.key.type, key.type])
+            if names[1] != requestedName { requestedTypeName = names[1] }
+            if isImplementation(binding) && (servesRequest(binding) || !sharesName(binding)) {
+                hints.append(
+                    "\(names[0]) is registered; to serve \(names[1]) add .implements(\(names[1]).self) to its registration"
+                )
+            } else {
+                hints.append("\(names[0]) is registered, a different type from the \(names[1]) asked for")
+            }
+        }
+        addMore(related)
+        if !hints.isEmpty { return (hints, requestedTypeName) }
+
+        // The Optional of the requested type.
+        let optional = firstBindingsLocked(limit: limit) { isOptionalOfRequested($0.key.type) }
+        for _ in optional.first {
+            hints.append(
+                "Optional<\(requestedName)> is registered; resolve it as \(requestedName)? or register \(requestedName) itself"
+            )
+        }
+        addMore(optional)
+        if !hints.isEmpty { return (hints, nil) }
+
+        hints.append(registrationHint(for: key, requestedName: requestedName))
+        return (hints, nil)
+    }
+
+    /// The hint for a registration of the requested type under other selectors or arguments.
+    private func sameTypeHint(_ other: Key, requested key: Key, requestedName: String) -> String {
+        if other.arguments != nil || key.arguments != nil,
+            other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
+            other.name == key.name
+        {
+            let registered = other.argumentsDescription ?? "()"
+            let called = key.argumentsDescription ?? "()"
+            let hint = "\(requestedName) is registered with arguments \(registered), called with \(called)"
+            return argumentsFix(registered: other, called: key).map { "\(hint): \($0)" } ?? hint
+        }
+        return "\(requestedName) is registered \(selectorsDescription(other)); \(fix(for: other))"
+    }
+
+    /// How to pass a value as the registered argument type, when as many arguments were passed
+    /// as registered and one of them is of another type: a protocol or superclass of the value's
+    /// type takes an explicit `as` (the static type of what is passed is the key).
+    private func argumentsFix(registered: Key, called: Key) -> String? {
+        guard let registeredType = registered.arguments, let calledType = called.arguments,
+            registered.argumentCount == called.argumentCount
+        else { return nil }
+        if registered.argumentCount == 1 {
+            let names = distinctTypeNames([registeredType, calledType])
+            switch TypeKind(registeredType) {
+            case .existential where TypeKind(calledType) != .existential, .nominal where registeredType is AnyClass:
+                return "pass it as \(names[0]), e.g. resolve(arguments: \(variableName(for: names[1])) as \(names[0]))"
+            default:
+                // A value of one value type cannot be passed as another.
+                return nil
+            }
+        }
+        let registeredNames = tupleElementNames(typeName(registeredType))
+        let calledNames = tupleElementNames(typeName(calledType))
+        guard registeredNames.count == calledNames.count else { return nil }
+        let differing = zip(registeredNames, calledNames).enumerated().filter { $0.element.0 != $0.element.1 }
+        guard !differing.isEmpty else { return nil }
+        let positions = differing.map { "argument \($0.offset + 1) as \($0.element.0)" }.joined(separator: " and ")
+        let examples = differing.map { "\(variableName(for: $0.element.1)) as \($0.element.0)" }.joined(separator: ", ")
+        return "pass \(positions) if \(differing.count == 1 ? "it is one" : "they are"), e.g. \(examples)"
+    }
+
+    /// The fix when nothing near the key is registered: how to register it.
+    private func registrationHint(for key: Key, requestedName: String) -> String {
+        var selectors: [String] = []
+        if let scope = key.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
+        if let qualifier = key.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
+        if let name = key.name { selectors.append("name: \"\(name)\"") }
+        if let arguments = key.arguments {
+            let names = key.argumentCount == 1 ? [typeName(arguments)] : tupleElementNames(typeName(arguments))
+            selectors.append("arguments: " + names.map(metatypeExpression).joined(separator: ", "))
+        }
+        let typed =
+            "Resolver.register(" + ([metatypeExpression(requestedName)] + selectors).joined(separator: ", ") + ")"
+        switch TypeKind(key.type) {
+        case .existential:
+            return "register a type that conforms to \(requestedName) and add .implements(\(requestedName).self) "
+                + "to its registration, or register one for it: \(typed) { … }"
+        case .function:
+            return "register it first, e.g. \(typed) { { … } }"
+        case .tuple:
+            return "register it first, e.g. \(typed) { (…) }"
+        case .nominal:
+            if requestedName.hasSuffix(".Type") { return "register it first, e.g. \(typed) { … }" }
+            let registration =
+                "Resolver.register" + (selectors.isEmpty ? "" : "(\(selectors.joined(separator: ", ")))")
+            return "register it first, e.g. \(registration) { \(requestedName)(…) }"
+        }
     }
 
     private func selectorsDescription(_ key: Key) -> String {
@@ -128,11 +245,25 @@ extension Resolver {
     }
 }
 
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
-    }
+/// Lets a message find the type an `Optional` type wraps.
+protocol OptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalType {
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
+/// A variable name for a value of the type named `name`: `router` style, lower camel case.
+private func variableName(for name: String) -> String {
+    let base = baseName(name)
+    guard let first = base.first, first.isLetter, base.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+    else { return "value" }
+    let characters = Array(base)
+    var leadingCapitals = 0
+    while leadingCapitals < characters.count, characters[leadingCapitals].isUppercase { leadingCapitals += 1 }
+    // `URLSession` → `urlSession`: keep the capital that starts the next word.
+    let lowered =
+        leadingCapitals > 1 && leadingCapitals < characters.count ? leadingCapitals - 1 : max(leadingCapitals, 1)
+    return characters[..<lowered].map { $0.lowercased() }.joined() + String(characters[lowered...])
 }

@@ -17,7 +17,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case missing
         /// The registration (indirectly) needs itself; the keys of the loop, first repeated last.
         case cycle([String])
-        /// The resolution path grew beyond 200 frames (a registration with arguments resolving itself without end).
+        /// The resolution path grew beyond 200 frames: a registration with arguments resolving
+        /// itself without end, or a chain of registrations that long.
         case tooDeep
         /// The factory threw an error of its own.
         case factoryFailed(any Error)
@@ -41,6 +42,10 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     public let suggestions: [String]
     /// Where a property wrapper asked for the value, if one did (`File.swift:12`).
     public let site: String?
+    /// The key that failed, for the message.
+    let key: Key
+    /// The resolution path as keys, outermost first (without `key`), for the message.
+    let pathKeys: [Key]
 
     /// The error a factory threw, if that is the reason.
     public var underlyingError: (any Error)? {
@@ -50,16 +55,18 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
 
     init(
         _ reason: Reason, key: Key, path: [Key], container: Resolver, site: SourceLocation?,
-        suggestions: [String] = []
+        suggestions: [String] = [], requestedTypeName: String? = nil
     ) {
         self.reason = reason
-        requested = key.description
+        requested = requestedTypeName.map(key.description(typeName:)) ?? key.description
         var keys = path.map(\.shortDescription)
         if keys.last != key.shortDescription || path.isEmpty { keys.append(key.shortDescription) }
         self.path = keys
         self.container = container.name
         self.suggestions = suggestions
         self.site = site?.description
+        self.key = key
+        pathKeys = path
     }
 
     public var description: String {

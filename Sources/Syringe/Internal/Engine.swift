@@ -181,15 +181,16 @@ extension Resolver {
         } else {
             factoryContainer = self
         }
-        return try withExtendedLifetime(factoryContainer) { () throws(ResolutionError) -> T in
-            try inFrame(
-                key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site
-            ) { () throws(ResolutionError) -> T in
-                let request = Request(
-                    key: key, resolving: self, factoryContainer: factoryContainer, cache: cache, state: state,
-                    arguments: arguments, site: site)
-                return try binding.produce(request, in: anyStore, completes: completes)
-            }
+        // `factoryContainer` is held for the length of the build: the request and the frame refer
+        // to it unretained.
+        defer { withExtendedLifetime(factoryContainer) {} }
+        let request = Request(
+            key: key, resolving: self, factoryContainer: factoryContainer, cache: cache, state: state,
+            arguments: arguments, site: site)
+        return try inFrame(
+            key: key, provider: binding.origin, factoryContainer: factoryContainer, state: state, site: site
+        ) { () throws(ResolutionError) -> T in
+            try binding.produce(request, in: anyStore, completes: completes)
         }
     }
 

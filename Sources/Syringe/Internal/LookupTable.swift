@@ -124,25 +124,41 @@ struct LookupTable {
 
 extension Key {
     /// A cheap hash for ``LookupTable``: the type identities mixed by multiplication
-    /// (Fibonacci hashing); the name, when there is one, through the standard hasher.
+    /// (Fibonacci hashing); the name, when there is one, by ``nameHash(_:)``.
     @inline(__always)
     var fastHash: UInt {
         var hash = ObjectIdentifier(type).hashFriendlyBits
         if let qualifier { hash = (hash &* 31) ^ ObjectIdentifier(qualifier).hashFriendlyBits }
         if let scope { hash = (hash &* 37) ^ ObjectIdentifier(scope).hashFriendlyBits }
-        if let arguments { hash = (hash &* 41) ^ ObjectIdentifier(arguments).hashFriendlyBits }
-        if let name { hash = (hash &* 43) ^ Key.fnv1a(name) }
+        if let arguments { hash = (hash &* 41) ^ (ObjectIdentifier(arguments).hashFriendlyBits &+ UInt(argumentCount)) }
+        if let name { hash = (hash &* 43) ^ Key.nameHash(name) }
         return hash &* 0x9E37_79B9_7F4A_7C15
     }
 }
 
 extension Key {
-    /// FNV-1a over the name's UTF-8 bytes: names are short, and this is several times cheaper
-    /// than the standard hasher. Collisions only cost a longer probe.
+    /// A hash of `name` that agrees with `String`'s `==`: canonically equivalent names
+    /// (`"caf\u{E9}"`, `"cafe\u{301}"`) hash alike.
+    ///
+    /// FNV-1a over the UTF-8 bytes of the name's Unicode normal form C: names are short, and this
+    /// is several times cheaper than the standard hasher. An ASCII name is its own normal form,
+    /// so only other names take the normalizing walk (the one `String` itself hashes with).
+    /// Collisions only cost a longer probe.
     @inline(__always)
-    static func fnv1a(_ name: String) -> UInt {
+    static func nameHash(_ name: String) -> UInt {
         var hash: UInt = 0xcbf2_9ce4_8422_2325
+        var bits: UInt8 = 0
         for byte in name.utf8 {
+            bits |= byte
+            hash = (hash ^ UInt(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return bits < 0x80 ? hash : normalizedNameHash(name)
+    }
+
+    @inline(never)
+    private static func normalizedNameHash(_ name: String) -> UInt {
+        var hash: UInt = 0xcbf2_9ce4_8422_2325
+        name._withNFCCodeUnits { byte in
             hash = (hash ^ UInt(byte)) &* 0x0000_0100_0000_01b3
         }
         return hash

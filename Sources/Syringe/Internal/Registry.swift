@@ -89,8 +89,16 @@ final class Registry {
     /// Registries by id, for `Resolver(id:)`. A registry lives while a container uses it.
     /// Guarded by its own lock, so that creating a container (``Resolver/main`` is created
     /// lazily, possibly while the registry lock is held) never needs the registry lock.
+    ///
+    /// Entries of registries that are gone are pruned once the map has grown to twice what was
+    /// left after the last pruning, so creating a container costs amortized O(1) however many
+    /// are alive. (A registry does not remove its own entry when it goes: it may be released
+    /// while this lock is held, by the last strong reference a weak load made inside it.)
     nonisolated(unsafe) private static var byID: [String: WeakRegistry] = [:]
+    nonisolated(unsafe) private static var byIDPruneThreshold = minimumPruneThreshold
+    nonisolated(unsafe) private static var byIDWork = ByIDWork()
     private static let byIDLock = Lock()
+    private static let minimumPruneThreshold = 64
 
     /// The live registry with `id`, or a new one.
     static func shared(id: String) -> Registry {
@@ -98,8 +106,31 @@ final class Registry {
             if let registry = byID[id]?.registry { return registry }
             let registry = Registry(id: id)
             byID[id] = WeakRegistry(registry: registry)
-            if byID.count > 64 { byID = byID.filter { $0.value.registry != nil } }
+            byIDWork.insertions += 1
+            if byID.count > byIDPruneThreshold {
+                byIDWork.prunedEntriesVisited += byID.count
+                byID = byID.filter { $0.value.registry != nil }
+                byIDPruneThreshold = max(minimumPruneThreshold, 2 * byID.count)
+            }
             return registry
+        }
+    }
+
+    /// What ``shared(id:)`` has done so far, for tests that count its work.
+    struct ByIDWork {
+        /// Registries created and entered in the map.
+        var insertions = 0
+        /// Entries looked at while pruning, over all prunings.
+        var prunedEntriesVisited = 0
+        /// Entries in the map now, live or not.
+        var entries = 0
+    }
+
+    static var byIDWorkSoFar: ByIDWork {
+        byIDLock.withLock {
+            var work = byIDWork
+            work.entries = byID.count
+            return work
         }
     }
 }

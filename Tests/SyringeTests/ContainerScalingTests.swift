@@ -1,0 +1,60 @@
+import Testing
+
+@testable import Syringe
+
+// Creating a container costs the same however many are alive, and a container's name does not
+// grow with the depth of its chain. Work is counted, not timed.
+
+// The registries-by-id map is one per process: the suite's tests run one at a time, so that
+// one test's 20,000 live containers do not count as another's dead ones.
+@Suite(.serialized) struct ContainerScalingTests {
+    /// 20,000 live containers: the registries-by-id map is pruned of dead entries with amortized
+    /// constant work per creation, instead of a scan of the whole map for each one.
+    @Test func creatingManyLiveContainersDoesAmortizedConstantWork() {
+        let before = Registry.byIDWorkSoFar
+        var alive: [Resolver] = []
+        alive.reserveCapacity(20_000)
+        for _ in 0..<20_000 { alive.append(Resolver()) }
+        let after = Registry.byIDWorkSoFar
+        let insertions = after.insertions - before.insertions
+        let visited = after.prunedEntriesVisited - before.prunedEntriesVisited
+        #expect(insertions >= 20_000)
+        // Other tests create containers meanwhile; their creations count on both sides.
+        #expect(visited <= 3 * insertions + 1_000, "\(visited) entries visited for \(insertions) creations")
+        withExtendedLifetime(alive) {}
+    }
+
+    /// Containers that come and go leave no pile of dead entries behind.
+    @Test func deadContainersDoNotAccumulateInTheMap() {
+        for _ in 0..<20_000 { _ = Resolver() }
+        let work = Registry.byIDWorkSoFar
+        // The live containers of tests running meanwhile are far fewer than this.
+        #expect(work.entries < 10_000, "\(work.entries) entries")
+    }
+
+    @Test func sharedIDStillFindsTheLiveRegistryAmongMany() {
+        let first = Resolver(id: "scaling-shared")
+        let others = (0..<1_000).map { _ in Resolver() }
+        first.register { ScalingService() }
+        #expect(Resolver(id: "scaling-shared").optional(ScalingService.self) != nil)
+        withExtendedLifetime(others) {}
+    }
+
+    /// A child's name names its parent by the parent's own short name, not the parent's whole
+    /// ancestry, so a chain 1,000 deep has names as short as a chain 2 deep.
+    @Test func childNamesStayShortHoweverDeepTheChain() {
+        var chain = [Resolver(id: "scaling-root")]
+        for _ in 0..<1_000 { chain.append(Resolver(parent: chain[chain.count - 1])) }
+        let first = chain[1].name
+        #expect(first.hasPrefix("child ") && first.hasSuffix(" of scaling-root"))
+        let deepest = chain[chain.count - 1].name
+        let parent = chain[chain.count - 2].name
+        let parentShortName = parent.firstRange(of: " of ").map { String(parent[..<$0.lowerBound]) } ?? parent
+        #expect(deepest.hasSuffix(" of \(parentShortName)"), "\(deepest)")
+        #expect(deepest.utf8.count < 40, "\(deepest.utf8.count) bytes")
+        // Released from the deepest up, so that no release recurses through the chain.
+        while chain.popLast() != nil {}
+    }
+}
+
+private final class ScalingService {}
