@@ -158,8 +158,38 @@ extension Resolver {
             try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }
         if let resolved { return resolved }
-        return try resolveWrappingInOptional(
+        if let wrapped = try resolveWrappingInOptional(
             T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
+        {
+            return wrapped
+        }
+        var all: [Any] = [first]
+        for value in repeat each rest { all.append(value) }
+        return try resolveConvertingArguments(key, values: all, as: T.self)
+    }
+
+    /// A call whose values have other static types than the registered arguments (Swift opens
+    /// an existential to its dynamic type) still reaches a registration whose argument types
+    /// the values are instances of: the nearest container's first, then in registration order.
+    private func resolveConvertingArguments<T>(
+        _ key: Key, values: [Any], as type: T.Type
+    ) throws(ResolutionError) -> T? {
+        let candidates = registryLock.withReadLock(ThreadState.current.stripe) { () -> [AnyBinding] in
+            var found: [AnyBinding] = []
+            var container: Resolver? = self
+            while let current = container {
+                found += current.registry.argumentBindings(for: key).filter { $0.key.argumentCount == values.count }
+                container = current.parent
+            }
+            return found
+        }
+        for binding in candidates {
+            if let value = try binding.provider.resolveConverting(values, in: self) {
+                guard let converted = value as? T else { continue }
+                return converted
+            }
+        }
+        return nil
     }
 
     /// A single argument `A` also reaches a registration whose argument is `A?`.

@@ -7,6 +7,12 @@ class ArgumentFactory<T> {
 
     /// Calls the factory with the tuple `arguments` points to.
     func make(_ resolver: Resolver, _ arguments: ArgumentValues) throws -> T { fatalError("abstract") }
+
+    /// Converts `values` to the registered argument types and runs `body` with them; nil when
+    /// their number differs or one is not an instance of its registered type.
+    func withConverted<R>(
+        _ values: [Any], _ body: (ArgumentValues) throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R? { fatalError("abstract") }
 }
 
 /// The factory for arguments `(repeat each A)`.
@@ -32,4 +38,29 @@ final class PackArgumentFactory<T, each A>: ArgumentFactory<T> {
         let values = pointer.assumingMemoryBound(to: (repeat each A).self).pointee
         return try body(repeat each values)
     }
+
+    override func withConverted<R>(
+        _ values: [Any], _ body: (ArgumentValues) throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R? {
+        var count = 0
+        for type in repeat (each A).self {
+            guard count < values.count, isInstance(values[count], of: type) else { return nil }
+            count += 1
+        }
+        guard count == values.count else { return nil }
+        var index = 0
+        func take<V>(_ type: V.Type) -> V {
+            defer { index += 1 }
+            return values[index] as! V
+        }
+        var converted = (repeat take((each A).self))
+        return try withUnsafePointer(to: &converted) { pointer throws(ResolutionError) in
+            try body(ArgumentValues(pointer: UnsafeRawPointer(pointer)))
+        }
+    }
+}
+
+/// Whether `value` can be passed where a `V` is expected.
+private func isInstance<V>(_ value: Any, of type: V.Type) -> Bool {
+    value is V
 }

@@ -124,6 +124,9 @@ protocol ErasedProvider: AnyBinding {
     var isWeaklyScopedLocked: Bool { get }
     /// Whether a registration with one Optional argument may be resolved without arguments.
     var acceptsNoArgumentsLocked: Bool { get }
+    /// Resolves the registration with `values` converted to its argument types, or nil when
+    /// they do not convert. No lock held.
+    func resolveConverting(_ values: [Any], in container: Resolver) throws(ResolutionError) -> Any?
 }
 
 extension ErasedProvider {

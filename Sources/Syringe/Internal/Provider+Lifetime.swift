@@ -36,4 +36,13 @@ extension Provider {
         return nil
     }
 
+
+    /// Resolves this registration with `values` converted to its argument types, or nil when
+    /// they do not convert. No lock held.
+    func resolveConverting(_ values: [Any], in container: Resolver) throws(ResolutionError) -> Any? {
+        guard case .arguments(let factory) = make else { return nil }
+        return try factory.withConverted(values) { arguments throws(ResolutionError) in
+            try container.resolveBinding(self, key: key, arguments: arguments, site: nil)
+        }
+    }
 }

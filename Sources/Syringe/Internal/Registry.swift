@@ -8,6 +8,9 @@ final class Registry {
     let table: UnsafeMutablePointer<LookupTable>
     /// For registrations whose only argument is Optional: the same key without arguments.
     private(set) var optionalArgumentBindings: [Key: AnyBinding] = [:]
+    /// Registrations with runtime arguments, by their key without arguments: where a call whose
+    /// values have other static types looks for a registration that accepts them.
+    private var argumentBindings: [Key: [ObjectIdentifier: AnyBinding]] = [:]
     /// Registrations by the scope or named cache their instances belong to.
     private var byScope: [ObjectIdentifier: [ObjectIdentifier: AnyBinding]] = [:]
     /// The container's own default lifetime; nil follows ``Resolver/globalDefaultLifetime``.
@@ -48,6 +51,12 @@ final class Registry {
         return removed
     }
 
+    /// The registrations with runtime arguments of `key`'s type and selectors, in registration
+    /// order. Lock held.
+    func argumentBindings(for key: Key) -> [AnyBinding] {
+        (argumentBindings[key.withoutArguments]?.values).map { $0.sorted { $0.order < $1.order } } ?? []
+    }
+
     /// The binding of `key` in this registry. Lock held.
     func binding(for key: Key) -> AnyBinding? { bindings[key] }
 
@@ -61,8 +70,11 @@ final class Registry {
 
     /// Files a registration under the scope its lifetime names, if any. Write lock held.
     func index(_ binding: AnyBinding) {
-        if binding.key.arguments != nil, binding.provider.acceptsNoArgumentsLocked {
-            optionalArgumentBindings[binding.key.withoutArguments] = binding
+        if binding.key.arguments != nil {
+            argumentBindings[binding.key.withoutArguments, default: [:]][ObjectIdentifier(binding)] = binding
+            if binding.provider.acceptsNoArgumentsLocked {
+                optionalArgumentBindings[binding.key.withoutArguments] = binding
+            }
         }
         guard binding.origin === binding, let scope = binding.provider.scopeLocked else { return }
         byScope[scope, default: [:]][ObjectIdentifier(binding)] = binding
@@ -72,8 +84,10 @@ final class Registry {
     /// Takes a registration out of the indexes. Write lock held.
     func unindex(_ binding: AnyBinding) {
         let plainKey = binding.key.withoutArguments
-        if binding.key.arguments != nil, optionalArgumentBindings[plainKey] === binding {
-            optionalArgumentBindings[plainKey] = nil
+        if binding.key.arguments != nil {
+            argumentBindings[plainKey]?[ObjectIdentifier(binding)] = nil
+            if argumentBindings[plainKey]?.isEmpty == true { argumentBindings[plainKey] = nil }
+            if optionalArgumentBindings[plainKey] === binding { optionalArgumentBindings[plainKey] = nil }
         }
         guard let scope = binding.indexedScope else { return }
         binding.indexedScope = nil

@@ -1,0 +1,68 @@
+import Syringe
+import Testing
+
+// Runtime arguments are matched by the registered parameter types: a value that is an
+// instance of the registered type matches, whatever its static type at the call site.
+
+private protocol AMRoutes: AnyObject {
+    var name: String { get }
+}
+private final class AMRouter: AMRoutes {
+    let name = "router"
+}
+private final class AMScreen {
+    let routes: AMRoutes
+    let id: Int
+    init(routes: AMRoutes, id: Int = 0) {
+        self.routes = routes
+        self.id = id
+    }
+}
+private class AMBase {}
+private final class AMDerived: AMBase {}
+private final class AMHolder {
+    let base: AMBase
+    init(base: AMBase) { self.base = base }
+}
+
+@Suite struct ArgumentMatchingTests {
+    @Test func anExistentialArgumentMatchesItsRegisteredProtocol() {
+        let r = Resolver()
+        r.register(arguments: AMRoutes.self) { AMScreen(routes: $0) }
+        let router: AMRoutes = AMRouter()
+        let screen: AMScreen = r.resolve(arguments: router)
+        #expect(screen.routes === router)
+        let concrete = AMRouter()
+        #expect((r.resolve(arguments: concrete) as AMScreen).routes === concrete)
+    }
+
+    @Test func severalArgumentsAreEachConverted() {
+        let r = Resolver()
+        r.register(arguments: AMRoutes.self, Int.self) { AMScreen(routes: $0, id: $1) }
+        let screen: AMScreen = r.resolve(arguments: AMRouter(), 7)
+        #expect(screen.id == 7)
+    }
+
+    @Test func aSubclassMatchesItsRegisteredSuperclass() {
+        let r = Resolver()
+        r.register(arguments: AMBase.self) { AMHolder(base: $0) }
+        let derived = AMDerived()
+        #expect((r.resolve(arguments: derived) as AMHolder).base === derived)
+        #expect((r.optional(arguments: derived) as AMHolder?)?.base === derived)
+    }
+
+    @Test func aParentsRegistrationIsReachedFromAChild() {
+        let parent = Resolver()
+        parent.register(arguments: AMRoutes.self) { AMScreen(routes: $0) }
+        let child = Resolver(parent: parent)
+        #expect((child.resolve(arguments: AMRouter()) as AMScreen).routes.name == "router")
+    }
+
+    @Test func aRealMismatchStillFailsWithTheArgumentsMessage() {
+        let r = Resolver(id: "am-mismatch")
+        r.register(arguments: AMRoutes.self) { AMScreen(routes: $0) }
+        #expect(throws: ResolutionError.self) { try r.tryResolve(AMScreen.self, arguments: "not a router") }
+        #expect((r.optional(arguments: 42) as AMScreen?) == nil)
+        #expect((r.optional(arguments: AMRouter(), 1) as AMScreen?) == nil)
+    }
+}
