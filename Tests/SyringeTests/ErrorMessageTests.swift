@@ -440,32 +440,40 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "  MsgArgs is registered with arguments (String, Int), called with ((String, Int))"))
     }
 
-    /// A value passed with its own class's type does not reach a registration that takes a
-    /// protocol it conforms to: the hint says how to pass it.
-    @Test func argumentOfAConformingTypeIsToBePassedAsTheProtocol() {
-        let r = Resolver(id: "msg-argument-upcast")
+    /// A value that is not an instance of the registered argument type does not reach it (one
+    /// that is would): the hint says which value is of the wrong type.
+    @Test func argumentOfAnotherTypeIsNamed() {
+        let r = Resolver(id: "msg-argument-other-type")
         r.register(arguments: (any MsgRoutes).self) { MsgRouteScreen(routes: $0) }
-        let error = thrown { try r.tryResolve(MsgRouteScreen.self, arguments: MsgRouter()) }
+        let error = thrown { try r.tryResolve(MsgRouteScreen.self, arguments: MsgThing()) }
         #expect(
             error?.description
                 == lines(
-                    "Syringe: no registration for MsgRouteScreen with arguments (MsgRouter)",
-                    "  in container msg-argument-upcast",
-                    "  MsgRouteScreen is registered with arguments (MsgRoutes), called with (MsgRouter): "
-                        + "pass it as MsgRoutes, e.g. resolve(arguments: msgRouter as MsgRoutes)"))
+                    "Syringe: no registration for MsgRouteScreen with arguments (MsgThing)",
+                    "  in container msg-argument-other-type",
+                    "  MsgRouteScreen is registered with arguments (MsgRoutes), called with (MsgThing): "
+                        + "a MsgThing is not a MsgRoutes; pass a value of the registered type"))
     }
 
     @Test func oneOfSeveralArgumentsOfAnotherType() {
-        let r = Resolver(id: "msg-argument-upcast-second")
+        let r = Resolver(id: "msg-argument-other-type-second")
         r.register(arguments: String.self, (any MsgRoutes).self) { MsgPairUser($0, $1) }
-        let error = thrown { try r.tryResolve(MsgPairUser.self, arguments: "home", MsgRouter()) }
+        let error = thrown { try r.tryResolve(MsgPairUser.self, arguments: "home", MsgThing()) }
         #expect(
             error?.description
                 == lines(
-                    "Syringe: no registration for MsgPairUser with arguments (String, MsgRouter)",
-                    "  in container msg-argument-upcast-second",
-                    "  MsgPairUser is registered with arguments (String, MsgRoutes), called with (String, MsgRouter): "
-                        + "pass argument 2 as MsgRoutes if it is one, e.g. msgRouter as MsgRoutes"))
+                    "Syringe: no registration for MsgPairUser with arguments (String, MsgThing)",
+                    "  in container msg-argument-other-type-second",
+                    "  MsgPairUser is registered with arguments (String, MsgRoutes), called with (String, MsgThing): "
+                        + "argument 2 (a MsgThing) is not a MsgRoutes; pass values of the registered types"))
+    }
+
+    /// A value that is an instance of the registered argument type matches it, whatever its
+    /// static type at the call site.
+    @Test func argumentOfAConformingTypeMatches() {
+        let r = Resolver(id: "msg-argument-conforming")
+        r.register(arguments: (any MsgRoutes).self) { MsgRouteScreen(routes: $0) }
+        #expect(thrown { try r.tryResolve(MsgRouteScreen.self, arguments: MsgRouter()) } == nil)
     }
 
     /// However many registrations are near, a message lists ten and counts the rest.
@@ -687,20 +695,11 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         #expect(thrown { try r.tryResolve(MsgValue.self) } == nil)
     }
 
-    /// An Optional is a value even when it wraps a class instance; the message must not call the
-    /// registered type a value type, and says what to register instead.
-    @Test func weakLifetimeOnAnOptional() {
+    /// An Optional wrapping a class instance is held weakly like the instance: no message.
+    @Test func weakLifetimeOnAnOptionalIsNotAnError() {
         let r = Resolver(id: "msg-weak-optional")
         r.register(MsgThing?.self, lifetime: .weak) { MsgThing() }
-        let error = thrown { try r.tryResolve(MsgThing?.self) }
-        #expect(
-            error?.description
-                == lines(
-                    "Syringe: Optional<MsgThing> has a weak lifetime but its factory built an Optional, which is a "
-                        + "value even when it wraps a class instance; only class instances can be held weakly",
-                    "  register MsgThing itself with that lifetime (a request for MsgThing? resolves it), "
-                        + "or register the Optional as .singleton or .transient",
-                    "  in container msg-weak-optional"))
+        #expect(thrown { try r.tryResolve(MsgThing?.self) } == nil)
     }
 
     @Test func implementsAProtocolTheTypeDoesNotConformTo() {

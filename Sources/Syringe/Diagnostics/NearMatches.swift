@@ -158,31 +158,23 @@ extension Resolver {
         return "\(requestedName) is registered \(selectorsDescription(other)); \(fix(for: other))"
     }
 
-    /// How to pass a value as the registered argument type, when as many arguments were passed
-    /// as registered and one of them is of another type: a protocol or superclass of the value's
-    /// type takes an explicit `as` (the static type of what is passed is the key).
+    /// What is wrong when as many arguments were passed as registered: a value that is not an
+    /// instance of its registered type (one that is would have matched).
     private func argumentsFix(registered: Key, called: Key) -> String? {
         guard let registeredType = registered.arguments, let calledType = called.arguments,
             registered.argumentCount == called.argumentCount
         else { return nil }
         if registered.argumentCount == 1 {
             let names = distinctTypeNames([registeredType, calledType])
-            switch TypeKind(registeredType) {
-            case .existential where TypeKind(calledType) != .existential, .nominal where registeredType is AnyClass:
-                return "pass it as \(names[0]), e.g. resolve(arguments: \(variableName(for: names[1])) as \(names[0]))"
-            default:
-                // A value of one value type cannot be passed as another.
-                return nil
-            }
+            return "a \(names[1]) is not a \(names[0]); pass a value of the registered type"
         }
         let registeredNames = tupleElementNames(typeName(registeredType))
         let calledNames = tupleElementNames(typeName(calledType))
         guard registeredNames.count == calledNames.count else { return nil }
         let differing = zip(registeredNames, calledNames).enumerated().filter { $0.element.0 != $0.element.1 }
         guard !differing.isEmpty else { return nil }
-        let positions = differing.map { "argument \($0.offset + 1) as \($0.element.0)" }.joined(separator: " and ")
-        let examples = differing.map { "\(variableName(for: $0.element.1)) as \($0.element.0)" }.joined(separator: ", ")
-        return "pass \(positions) if \(differing.count == 1 ? "it is one" : "they are"), e.g. \(examples)"
+        let positions = differing.map { "argument \($0.offset + 1) (a \($0.element.1)) is not a \($0.element.0)" }
+        return positions.joined(separator: ", ") + "; pass values of the registered types"
     }
 
     /// The fix when nothing near the key is registered: how to register it.

@@ -36,7 +36,6 @@ extension Provider {
         return nil
     }
 
-
     /// Resolves this registration with `values` converted to its argument types, or nil when
     /// they do not convert. No lock held.
     func resolveConverting(_ values: [Any], in container: Resolver) throws(ResolutionError) -> Any? {
