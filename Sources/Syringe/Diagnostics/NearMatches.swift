@@ -166,7 +166,13 @@ extension Resolver {
         else { return nil }
         if registered.argumentCount == 1 {
             let names = distinctTypeNames([registeredType, calledType])
-            return "a \(names[1]) is not a \(names[0]); pass a value of the registered type"
+            switch TypeKind(registeredType) {
+            case .existential, .nominal where registeredType is AnyClass:
+                return "a \(names[1]) is not a \(names[0]); pass a value of the registered type"
+            default:
+                // A value of one value type is plainly not another.
+                return nil
+            }
         }
         let registeredNames = tupleElementNames(typeName(registeredType))
         let calledNames = tupleElementNames(typeName(calledType))
