@@ -77,13 +77,29 @@ open class Resolver: @unchecked Sendable {
         self.init(id: "resolver \(Resolver.nextAnonymousNumber())")
     }
 
-    /// A test container: a child that keeps its own instances of everything it resolves.
-    package convenience init(isolatedChildOf parent: Resolver, name: String) {
+    /// An isolating child, as test containers are: misses fall through to `parent`, but the
+    /// child keeps its own instance of everything it resolves, singletons of the parent's
+    /// registrations included, built with the child's registrations. Overrides made in the
+    /// child therefore reach inside the parent's singletons, and nothing the child builds
+    /// reaches the parent.
+    ///
+    /// ```swift
+    /// // A UI-test mode of the app:
+    /// let mocked = Resolver(isolatedChildOf: .main)
+    /// mocked.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
+    /// Resolver.root = mocked   // main's singletons, built here, get the mock
+    /// ```
+    ///
+    /// A plain ``init(parent:)`` child instead shares the parent's singletons, built by the parent
+    /// with the parent's registrations.
+    public convenience init(isolatedChildOf parent: Resolver, name: String? = nil) {
         self.init(parent: parent)
         // Not yet shared with any other thread.
         isolatesCache = true
-        self.name = name
-        shortName = name
+        if let name {
+            self.name = name
+            shortName = name
+        }
     }
 
     private static let counterLock = Lock()
