@@ -167,7 +167,8 @@ extension Resolver {
         if registered.argumentCount == 1 {
             let names = distinctTypeNames([registeredType, calledType])
             switch TypeKind(registeredType) {
-            case .existential, .nominal where registeredType is AnyClass:
+            case .existential,
+                .nominal where registeredType is AnyClass:
                 return "a \(names[1]) is not a \(names[0]); pass a value of the registered type"
             default:
                 // A value of one value type is plainly not another.
