@@ -85,3 +85,20 @@ private struct BootAnalyticsModule: ResolverModule {
         #expect((r.resolve() as BootAnalytics).clock.started)
     }
 }
+
+/// The twin of Containers.md, "Register everything in one place": a library contributes a
+/// module with `registerOnBootstrap`.
+@Suite struct BootstrapDocumentationTests {
+    @Test func aLibraryContributesAModule() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            enum PaymentsSDK {
+                static func configure() {
+                    Resolver.registerOnBootstrap(BootSDKModule())
+                }
+            }
+            PaymentsSDK.configure()
+            precondition(Resolver.main.isRegistered(BootSDKService.self))
+        }
+    }
+}

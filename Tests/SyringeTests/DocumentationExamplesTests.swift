@@ -690,8 +690,8 @@ private func docText(_ text: String) -> String {
 
     // MARK: Containers.md
 
-    /// Containers.md, "Bind a container for a piece of work" (with a parent of the test's own
-    /// instead of `.main`).
+    /// Containers.md, "Bind a container for a piece of work": `Resolver(parent: .current)` is
+    /// the test's own container here.
     @Test func containersWithContainer() {
         let app = Resolver()
         app.register { DocNetworkService() }.implements(DocNetworkServiceProtocol.self)
@@ -699,7 +699,8 @@ private func docText(_ text: String) -> String {
         app.register { DocAssetService() }
         app.register { DocAssetListViewModel() }
 
-        let preview = Resolver(parent: app)
+        let preview = Resolver.withContainer(app) { Resolver(parent: .current) }
+        #expect(preview.parent === app)
         let mock = DocMockNetworkService()
         mock.result = "mock"
         preview.register { mock }.implements(DocNetworkServiceProtocol.self)
