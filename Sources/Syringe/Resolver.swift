@@ -20,17 +20,10 @@
 /// }
 /// ```
 open class Resolver: @unchecked Sendable {
-    /// The registrations, shared with other containers of the same id.
-    let registry: Registry
+    /// What the engine keeps for this container.
+    let engine: ContainerEngine
     /// The container misses fall through to.
     public let parent: Resolver?
-    /// Whether this container keeps its own instances of everything it resolves (test containers).
-    @exclusivity(unchecked) private(set) var isolatesCache: Bool
-    /// An isolating container's own copies of registrations' stores, by registration: one per
-    /// registration it resolved, however many instances come and go. Guarded by ``registryLock``.
-    var isolatedCopies: [ObjectIdentifier: AnyIsolatedCopy] = [:]
-    /// Open ``ScopeHandle``s begun on this container, by scope. Guarded by ``registryLock``.
-    var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// A readable name for messages: the id, or how the container came to be
     /// (`child 3 of main`).
     public private(set) var name: String
@@ -47,9 +40,8 @@ open class Resolver: @unchecked Sendable {
     /// let classA: ClassA = Resolver(id: "Resolver_1").resolve()  // same registry
     /// ```
     public init(id: String) {
-        registry = Registry.shared(id: id)
+        engine = ContainerEngine(registry: Registry.shared(id: id))
         parent = nil
-        isolatesCache = false
         name = id
         shortName = id
     }
@@ -65,9 +57,8 @@ open class Resolver: @unchecked Sendable {
     public init(parent: Resolver) {
         let shortName = "child \(Resolver.nextAnonymousNumber())"
         let name = "\(shortName) of \(parent.shortName)"
-        registry = Registry(id: name)
+        engine = ContainerEngine(registry: Registry(id: name))
         self.parent = parent
-        isolatesCache = false
         self.name = name
         self.shortName = shortName
     }
@@ -95,7 +86,7 @@ open class Resolver: @unchecked Sendable {
     public convenience init(isolatedChildOf parent: Resolver, name: String? = nil) {
         self.init(parent: parent)
         // Not yet shared with any other thread.
-        isolatesCache = true
+        engine.isolatesCache = true
         if let name {
             self.name = name
             shortName = name
