@@ -161,10 +161,12 @@ extension Resolver {
     /// What is wrong when as many arguments were passed as registered: a value that is not an
     /// instance of its registered type (one that is would have matched).
     private func argumentsFix(registered: Key, called: Key) -> String? {
+        let registeredNames = registered.argumentTypeNames
+        let calledNames = called.argumentTypeNames
         guard let registeredType = registered.arguments, let calledType = called.arguments,
-            registered.argumentCount == called.argumentCount
+            registeredNames.count == calledNames.count
         else { return nil }
-        if registered.argumentCount == 1 {
+        if registeredNames.count == 1 {
             let names = distinctTypeNames([registeredType, calledType])
             switch TypeKind(registeredType) {
             case .existential,
@@ -175,9 +177,6 @@ extension Resolver {
                 return nil
             }
         }
-        let registeredNames = tupleElementNames(typeName(registeredType))
-        let calledNames = tupleElementNames(typeName(calledType))
-        guard registeredNames.count == calledNames.count else { return nil }
         let differing = zip(registeredNames, calledNames).enumerated().filter { $0.element.0 != $0.element.1 }
         guard !differing.isEmpty else { return nil }
         let positions = differing.map { "argument \($0.offset + 1) (a \($0.element.1)) is not a \($0.element.0)" }
@@ -190,9 +189,8 @@ extension Resolver {
         if let scope = key.scope { selectors.append("scopedTo: \(typeName(scope)).self") }
         if let qualifier = key.qualifier { selectors.append("qualifiedBy: \(typeName(qualifier)).self") }
         if let name = key.name { selectors.append("name: \"\(name)\"") }
-        if let arguments = key.arguments {
-            let names = key.argumentCount == 1 ? [typeName(arguments)] : tupleElementNames(typeName(arguments))
-            selectors.append("arguments: " + names.map(metatypeExpression).joined(separator: ", "))
+        if key.arguments != nil {
+            selectors.append("arguments: " + key.argumentTypeNames.map(metatypeExpression).joined(separator: ", "))
         }
         let typed =
             "Resolver.register(" + ([metatypeExpression(requestedName)] + selectors).joined(separator: ", ") + ")"

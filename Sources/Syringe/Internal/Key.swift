@@ -8,33 +8,27 @@ struct Key: Hashable, @unchecked Sendable {
     let qualifier: Any.Type?
     let scope: Any.Type?
     let name: String?
-    /// The tuple type of the runtime arguments (`(String, Int).self`), or nil for none.
+    /// The runtime arguments, or nil for none: the argument's type when there is one
+    /// (`String.self`, or `(String, Int).self` for one argument that is a tuple), and
+    /// `ArgumentPack<(String, Int)>.self` for two or more, so that the two differ.
     let arguments: Any.Type?
-    /// How many runtime arguments there are (0 without arguments). A single argument of tuple
-    /// type `(String, Int)` has the same ``arguments`` type as two arguments `String, Int`;
-    /// the count tells them apart.
-    let argumentCount: Int
 
-    /// - Parameter argumentCount: how many values `arguments` stands for; ignored without
-    ///   arguments. Pass ``argumentCount(_:_:)`` of the pack when `arguments` is a pack's tuple.
+    /// A key with at most one runtime argument, of type `arguments`.
     init(
         _ type: Any.Type,
         qualifier: Any.Type? = nil,
         scope: Any.Type? = nil,
         name: String? = nil,
-        arguments: Any.Type? = nil,
-        argumentCount: Int = 1
+        arguments: Any.Type? = nil
     ) {
         self.type = type
         self.qualifier = qualifier
         self.scope = scope
         self.name = name
         self.arguments = arguments
-        self.argumentCount = arguments == nil ? 0 : argumentCount
     }
 
-    /// The key of a registration or resolution with the runtime arguments `First, repeat each Rest`:
-    /// their tuple type and their count.
+    /// The key of a registration or resolution with the runtime arguments `First, repeat each Rest`.
     @inline(__always)
     init<First, each Rest>(
         _ type: Any.Type,
@@ -43,22 +37,16 @@ struct Key: Hashable, @unchecked Sendable {
         argumentTypes first: First.Type,
         _ rest: repeat (each Rest).Type
     ) {
+        var isSingle = true
+        for _ in repeat (each Rest).self { isSingle = false }
         self.init(
-            type, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self,
-            argumentCount: Key.argumentCount(first, repeat each rest))
-    }
-
-    /// How many values a pack `First, repeat each Rest` holds.
-    @inline(__always)
-    static func argumentCount<First, each Rest>(_ first: First.Type, _ rest: repeat (each Rest).Type) -> Int {
-        var count = 1
-        for _ in repeat (each Rest).self { count += 1 }
-        return count
+            type, qualifier: qualifier, name: name,
+            arguments: isSingle ? First.self : ArgumentPack<(First, repeat each Rest)>.self)
     }
 
     static func == (lhs: Key, rhs: Key) -> Bool {
         lhs.type == rhs.type && lhs.qualifier == rhs.qualifier && lhs.scope == rhs.scope
-            && lhs.arguments == rhs.arguments && lhs.argumentCount == rhs.argumentCount && lhs.name == rhs.name
+            && lhs.arguments == rhs.arguments && lhs.name == rhs.name
     }
 
     func hash(into hasher: inout Hasher) {
@@ -66,24 +54,19 @@ struct Key: Hashable, @unchecked Sendable {
         if let qualifier { hasher.combine(ObjectIdentifier(qualifier)) }
         if let scope { hasher.combine(ObjectIdentifier(scope)) }
         if let name { hasher.combine(name) }
-        if let arguments {
-            hasher.combine(ObjectIdentifier(arguments))
-            hasher.combine(argumentCount)
-        }
+        if let arguments { hasher.combine(ObjectIdentifier(arguments)) }
     }
 
     /// The same selectors for another type (used by `.implements`).
     func with(type newType: Any.Type) -> Key {
-        Key(
-            newType, qualifier: qualifier, scope: scope, name: name, arguments: arguments,
-            argumentCount: argumentCount)
+        Key(newType, qualifier: qualifier, scope: scope, name: name, arguments: arguments)
     }
 
     /// The same type, qualifier, scope and name without arguments.
     var withoutArguments: Key { Key(type, qualifier: qualifier, scope: scope, name: name) }
 
     /// The same type and arguments with no qualifier, scope or name.
-    var plain: Key { Key(type, arguments: arguments, argumentCount: argumentCount) }
+    var plain: Key { Key(type, arguments: arguments) }
 }
 
 extension Key: CustomStringConvertible {
@@ -99,7 +82,7 @@ extension Key: CustomStringConvertible {
         if let qualifier { text += " qualified by \(typeName(qualifier))" }
         if let scope { text += " in scope \(typeName(scope))" }
         if let name = self.name { text += " named \"\(name)\"" }
-        if let arguments { text += " with arguments \(argumentList(arguments, count: argumentCount))" }
+        if let argumentsDescription { text += " with arguments \(argumentsDescription)" }
         return text
     }
 
@@ -122,13 +105,28 @@ extension Key: CustomStringConvertible {
     /// The argument types as a parenthesised list: `(String, Int)` for two arguments,
     /// `((String, Int))` for one argument of tuple type; nil without arguments.
     var argumentsDescription: String? {
-        arguments.map { argumentList($0, count: argumentCount) }
+        guard let arguments else { return nil }
+        if let pack = arguments as? any ArgumentPackType.Type { return typeName(pack.valuesType) }
+        return "(\(typeName(arguments)))"
+    }
+
+    /// The names of the argument types, one per argument; empty without arguments.
+    var argumentTypeNames: [String] {
+        guard let arguments else { return [] }
+        if let pack = arguments as? any ArgumentPackType.Type { return tupleElementNames(typeName(pack.valuesType)) }
+        return [typeName(arguments)]
     }
 }
 
-/// `(String, Int)` for the tuple type of two arguments, `(String)` for one argument (so
-/// `((String, Int))` for one argument that is a tuple).
-func argumentList(_ type: Any.Type, count: Int) -> String {
-    let name = typeName(type)
-    return count == 1 ? "(\(name))" : name
+/// Stands for two or more runtime arguments in a ``Key``: `ArgumentPack<(String, Int)>` for
+/// `String, Int`, unlike `(String, Int)` alone, which is one argument that is a tuple.
+enum ArgumentPack<Values> {}
+
+/// Lets a message find the argument types an ``ArgumentPack`` stands for.
+protocol ArgumentPackType {
+    static var valuesType: Any.Type { get }
+}
+
+extension ArgumentPack: ArgumentPackType {
+    static var valuesType: Any.Type { Values.self }
 }

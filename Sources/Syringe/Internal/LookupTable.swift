@@ -130,7 +130,7 @@ extension Key {
         var hash = ObjectIdentifier(type).hashFriendlyBits
         if let qualifier { hash = (hash &* 31) ^ ObjectIdentifier(qualifier).hashFriendlyBits }
         if let scope { hash = (hash &* 37) ^ ObjectIdentifier(scope).hashFriendlyBits }
-        if let arguments { hash = (hash &* 41) ^ (ObjectIdentifier(arguments).hashFriendlyBits &+ UInt(argumentCount)) }
+        if let arguments { hash = (hash &* 41) ^ ObjectIdentifier(arguments).hashFriendlyBits }
         if let name { hash = (hash &* 43) ^ Key.nameHash(name) }
         return hash &* 0x9E37_79B9_7F4A_7C15
     }
