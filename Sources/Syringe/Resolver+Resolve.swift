@@ -178,7 +178,7 @@ extension Resolver {
             var found: [AnyBinding] = []
             var container: Resolver? = self
             while let current = container {
-                found += current.registry.argumentBindings(for: key).filter { $0.key.argumentCount == values.count }
+                found += current.registry.argumentBindings(for: key)
                 container = current.parent
             }
             return found
