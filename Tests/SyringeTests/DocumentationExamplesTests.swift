@@ -373,7 +373,7 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
     @Test func lifetimesArgumentsMustBeTransient() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver()
-            r.register(lifetime: .singleton, arguments: String.self) { DocAPIClient(url: $0) }
+            docRegisterSingletonWithArguments(in: r)
         }
     }
 
@@ -1347,6 +1347,14 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         }
         #expect(fxStderr(result).contains("Syringe: no registration for DocNetworkServiceProtocol"))
     }
+}
+
+/// The snippet of `lifetimesArgumentsMustBeTransient`, in a function of its own:
+/// `register(arguments:)` called right in an exit test's (async) body crashes the compiler in
+/// release builds (Swift 6.3.1, LLVM's function-attrs pass).
+@inline(never)
+private func docRegisterSingletonWithArguments(in r: Resolver) {
+    r.register(lifetime: .singleton, arguments: String.self) { DocAPIClient(url: $0) }
 }
 
 /// GettingStarted.md, "Register them": the body of `registerAllServices()`, as a static
