@@ -1,6 +1,7 @@
 import Foundation
-import Syringe
 import Testing
+
+@testable import Syringe
 
 // Locks the full text of every message Syringe prints (SPEC.md §3, STYLE.md §5): thrown errors
 // through `tryResolve` and `error.description`, stops through exit tests and standard error.
@@ -701,5 +702,34 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
             "  in container msg-main-actor-trap")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+}
+
+// MARK: - Deep resolutions
+
+final class MsgLevel {
+    init(next: MsgLevel?) {}
+}
+
+extension ErrorMessageTests {
+    @MainActor @Test func mainActorResolutionWhereTheStackRunsShort() {
+        let r = Resolver(id: "msg-main-stack")
+        for level in 0..<200 {
+            r.register(MsgLevel.self, name: "\(level)") { resolver in
+                MsgLevel(next: level < 199 ? try resolver.tryResolve(name: "\(level + 1)") : nil)
+            }
+        }
+        let error = sdWithStackNearlyUsedUp(room: 64 << 10) { thrown { try r.tryResolve(MsgLevel.self, name: "0") } }
+        let depth = error?.path.count ?? 0
+        let path = (0..<depth).map { #"MsgLevel<"\#($0)">"# }
+        let shownPath = depth > 12 ? path.prefix(5) + ["… \(depth - 10) more …"] + path.suffix(5) : path[...]
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: resolving MsgLevel named \"\(depth - 1)\" went \(depth) levels deep and the main "
+                        + "thread's stack is nearly used up; a registration with arguments probably resolves itself "
+                        + "without end, or the graph is too deep to build on the main thread",
+                    "  while resolving \(shownPath.joined(separator: " → "))",
+                    "  in container msg-main-stack"))
     }
 }

@@ -9,9 +9,7 @@ enum Messages {
             lines.append("Syringe: dependency cycle while resolving \(error.requested)")
             lines.append("  cycle: \(keys.joined(separator: " → "))")
         case .tooDeep:
-            lines.append(
-                "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
-                    + "a registration with arguments probably resolves itself without end")
+            lines.append(tooDeep(error))
         case .factoryFailed(let underlying):
             lines.append("Syringe: the factory for \(error.requested) threw an error: \(underlying)")
         case .notAClass(let lifetime):
@@ -76,5 +74,17 @@ enum Messages {
         that was current when its object was created had been deallocated
           keep that container alive as long as the object, or use @Inject to resolve when the object is created
         """
+    }
+
+    /// The first line of a too-deep error: past ``Resolver/maximumDepth``, or (shallower) where
+    /// the main thread's stack ran short, since work on the main thread cannot move to another.
+    static func tooDeep(_ error: ResolutionError) -> String {
+        guard error.path.count < Resolver.maximumDepth else {
+            return "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
+                + "a registration with arguments probably resolves itself without end"
+        }
+        return "Syringe: resolving \(error.requested) went \(error.path.count) levels deep and the main thread's stack "
+            + "is nearly used up; a registration with arguments probably resolves itself without end, or the graph "
+            + "is too deep to build on the main thread"
     }
 }

@@ -261,7 +261,7 @@ extension Resolver {
             state.containerReference = outerContainer
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
-        return try body()
+        return try StackGuard.run(body, state: state)
     }
 
     /// Whether the innermost frame's registration already recorded a dependency on `key`,

@@ -45,6 +45,9 @@ final class ThreadState {
     @exclusivity(unchecked) var isBootstrapping = false
     /// Whether the resolve call in progress was made from main-actor-isolated code.
     @exclusivity(unchecked) var callerIsOnMainActor = false
+    /// The lowest address of the stack of the thread running this state's resolution (0 if
+    /// unknown), for ``StackGuard``.
+    @exclusivity(unchecked) var stackLow = StackGuard.currentStackLow()
 
     private init(stripe: Int) {
         self.stripe = stripe
@@ -125,6 +128,17 @@ final class ThreadState {
         let state = ThreadState(stripe: stripe)
         pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
         return state
+    }
+
+    /// Makes `state` the calling thread's state while `body` runs: the thread continues a
+    /// resolution of the thread that owns `state`, which waits for it meanwhile.
+    static func lend(_ state: ThreadState, _ body: () -> Void) {
+        let ownerStackLow = state.stackLow
+        state.stackLow = StackGuard.currentStackLow()
+        pthread_setspecific(key, Unmanaged.passUnretained(state).toOpaque())
+        body()
+        pthread_setspecific(key, nil)
+        state.stackLow = ownerStackLow
     }
 
     /// The keys of the frames, outermost first, for messages.
