@@ -48,6 +48,8 @@ final class ThreadState {
     /// The lowest address of the stack of the thread running this state's resolution (0 if
     /// unknown), for ``StackGuard``.
     @exclusivity(unchecked) var stackLow = StackGuard.currentStackLow()
+    /// The system's id of the thread running this state's resolution, for messages.
+    @exclusivity(unchecked) var systemThreadID = currentThreadID()
 
     private init(stripe: Int) {
         self.stripe = stripe
@@ -133,12 +135,13 @@ final class ThreadState {
     /// Makes `state` the calling thread's state while `body` runs: the thread continues a
     /// resolution of the thread that owns `state`, which waits for it meanwhile.
     static func lend(_ state: ThreadState, _ body: () -> Void) {
-        let ownerStackLow = state.stackLow
+        let (ownerStackLow, ownerThreadID) = (state.stackLow, state.systemThreadID)
         state.stackLow = StackGuard.currentStackLow()
+        state.systemThreadID = currentThreadID()
         pthread_setspecific(key, Unmanaged.passUnretained(state).toOpaque())
         body()
         pthread_setspecific(key, nil)
-        state.stackLow = ownerStackLow
+        (state.stackLow, state.systemThreadID) = (ownerStackLow, ownerThreadID)
     }
 
     /// The keys of the frames, outermost first, for messages.
