@@ -379,7 +379,7 @@ private func docText(_ text: String) -> String {
     @Test func lifetimesArgumentsMustBeTransient() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver()
-            r.register(lifetime: .singleton, arguments: String.self) { DocAPIClient(url: $0) }
+            docRegisterSingletonWithArguments(in: r)
         }
     }
 
@@ -1381,6 +1381,14 @@ private func docText(_ text: String) -> String {
         }
         #expect(fxStderr(result).contains("Syringe: no registration for DocNetworkServiceProtocol"))
     }
+}
+
+/// The snippet of `lifetimesArgumentsMustBeTransient`, in a function of its own:
+/// `register(arguments:)` called right in an exit test's (async) body crashes the compiler in
+/// release builds (Swift 6.3.1, LLVM's function-attrs pass).
+@inline(never)
+private func docRegisterSingletonWithArguments(in r: Resolver) {
+    r.register(lifetime: .singleton, arguments: String.self) { DocAPIClient(url: $0) }
 }
 
 /// GettingStarted.md, "Register them": the body of `registerAllServices()`, as a static

@@ -1,6 +1,7 @@
 import Foundation
-import Syringe
 import Testing
+
+@testable import Syringe
 
 // Locks the full text of every message Syringe prints (SPEC.md §3, STYLE.md §5): thrown errors
 // through `tryResolve` and `error.description`, stops through exit tests and standard error.
@@ -923,5 +924,163 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
             "  in container msg-main-actor-trap")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+}
+
+// MARK: - Deep resolutions
+
+final class MsgLevel {
+    init(next: MsgLevel?) {}
+}
+
+extension ErrorMessageTests {
+    @MainActor @Test func mainActorResolutionWhereTheStackRunsShort() {
+        let r = Resolver(id: "msg-main-stack")
+        for level in 0..<200 {
+            r.register(MsgLevel.self, name: "\(level)") { resolver in
+                MsgLevel(next: level < 199 ? try resolver.tryResolve(name: "\(level + 1)") : nil)
+            }
+        }
+        let error = sdWithStackNearlyUsedUp(room: 64 << 10) { thrown { try r.tryResolve(MsgLevel.self, name: "0") } }
+        let depth = error?.path.count ?? 0
+        let path = (0..<depth).map { #"MsgLevel<"\#($0)">"# }
+        let shownPath = depth > 12 ? path.prefix(5) + ["… \(depth - 10) more …"] + path.suffix(5) : path[...]
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: resolving MsgLevel named \"\(depth - 1)\" went \(depth) levels deep and the main "
+                        + "thread's stack is nearly used up; a registration with arguments probably resolves itself "
+                        + "without end, or the graph is too deep to build on the main thread",
+                    "  while resolving \(shownPath.joined(separator: " → "))",
+                    "  in container msg-main-stack"))
+    }
+}
+
+// MARK: - Waits across threads
+
+final class MsgBlocked {}
+final class MsgBlockedHolder {
+    init(blocked: MsgBlocked) {}
+}
+final class MsgLeftValue {}
+final class MsgRightValue {}
+final class MsgLeftHolder: @unchecked Sendable {
+    static let injectLine = #line + 1
+    @LazyInject var value: MsgLeftValue
+}
+final class MsgRightHolder: @unchecked Sendable {
+    static let injectLine = #line + 1
+    @LazyInject var value: MsgRightValue
+}
+
+/// Registers `MsgBlocked` as a singleton whose factory starts a thread named "msg-waiter" that
+/// resolves `MsgBlocked` too, and waits for it (forever); `MsgBlockedHolder` needs it.
+func msgRegisterBlockedSingleton(_ r: Resolver) {
+    r.register { MsgBlockedHolder(blocked: $0.resolve()) }
+    r.register(lifetime: .singleton) { resolver -> MsgBlocked in
+        let done = DispatchSemaphore(value: 0)
+        msgStartThread(named: "msg-waiter") {
+            _ = resolver.resolve(MsgBlocked.self)
+            done.signal()
+        }
+        done.wait()
+        return MsgBlocked()
+    }
+}
+
+/// Registers the lazy values of `holders` so that building either reads the other's property
+/// once both have started.
+func msgRegisterLazyLoop(_ r: Resolver, _ holders: (MsgLeftHolder, MsgRightHolder)) {
+    let leftStarted = DispatchSemaphore(value: 0)
+    let rightStarted = DispatchSemaphore(value: 0)
+    r.register { () -> MsgLeftValue in
+        leftStarted.signal()
+        _ = rightStarted.wait(timeout: .now() + 5)
+        _ = holders.1.value
+        return MsgLeftValue()
+    }
+    r.register { () -> MsgRightValue in
+        rightStarted.signal()
+        _ = leftStarted.wait(timeout: .now() + 5)
+        _ = holders.0.value
+        return MsgRightValue()
+    }
+}
+
+/// Starts a thread named `name` (the system thread's name, which messages show) running `body`.
+func msgStartThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+    Thread {
+        #if canImport(Darwin)
+            pthread_setname_np(name)
+        #else
+            _ = msgSetThreadName(pthread_self(), name)
+        #endif
+        body()
+    }.start()
+}
+
+#if !canImport(Darwin)
+    /// glibc's `pthread_setname_np`, which the C module does not import.
+    @_silgen_name("pthread_setname_np")
+    private func msgSetThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32
+#endif
+
+extension ErrorMessageTests {
+    @Test func longWaitForAnotherThreadsBuildIsReported() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            WaitWatchdog.reportDelay = 0.2
+            let r = Resolver(id: "msg-long-wait")
+            msgRegisterBlockedSingleton(r)
+            msgStartThread(named: "msg-builder") { _ = r.resolve(MsgBlockedHolder.self) }
+            usleep(1_000_000)
+            exit(0)
+        }
+        // Thread ids differ from run to run.
+        let text = fxStderr(result).replacing(/thread (?:0x[0-9a-f]+|[0-9]+)/, with: "thread N")
+        let expected = lines(
+            "Syringe: a thread has waited 0.2 s for MsgBlocked, which another thread is building",
+            "  waiting:  thread N \"msg-waiter\", resolving MsgBlocked",
+            "  building: thread N \"msg-builder\", resolving MsgBlockedHolder → MsgBlocked",
+            "  a factory waiting on this thread would be a cycle: if one on the building thread's path blocks until "
+                + "this thread is done (DispatchQueue.sync, a semaphore, a thread join), neither can finish; resolve "
+                + "what that factory needs before it blocks",
+            "  this thread goes on waiting, in case the build is only slow\n")
+        #expect(text.contains(expected), "\(text)")
+    }
+
+    @Test func lazyPropertiesNeedingEachOtherAcrossThreads() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            let r = Resolver(id: "msg-lazy-threads")
+            let holders = Resolver.withContainer(r) { (MsgLeftHolder(), MsgRightHolder()) }
+            msgRegisterLazyLoop(r, holders)
+            let done = DispatchSemaphore(value: 0)
+            msgStartThread(named: "msg-left") {
+                _ = holders.0.value
+                done.signal()
+            }
+            msgStartThread(named: "msg-right") {
+                _ = holders.1.value
+                done.signal()
+            }
+            done.wait()
+            done.wait()
+        }
+        let left = "\(msgFile):\(MsgLeftHolder.injectLine)"
+        let right = "\(msgFile):\(MsgRightHolder.injectLine)"
+        // Whichever thread comes second closes the loop and stops the program.
+        let closedByRight = lines(
+            "Syringe: a @LazyInject property declared at \(left) was read while the thread resolving its value "
+                + "waits for this one; their dependencies form a cycle through it",
+            "  this thread: MsgRightValue → @LazyInject MsgLeftValue (\(left))",
+            "  the thread resolving it: MsgLeftValue → @LazyInject MsgRightValue (\(right))\n")
+        let closedByLeft = lines(
+            "Syringe: a @LazyInject property declared at \(right) was read while the thread resolving its value "
+                + "waits for this one; their dependencies form a cycle through it",
+            "  this thread: MsgLeftValue → @LazyInject MsgRightValue (\(right))",
+            "  the thread resolving it: MsgRightValue → @LazyInject MsgLeftValue (\(left))\n")
+        let text = fxStderr(result)
+        #expect(text.contains(closedByRight) || text.contains(closedByLeft), "\(text)")
     }
 }

@@ -9,14 +9,7 @@ enum Messages {
             lines.append("Syringe: dependency cycle while resolving \(error.requested)")
             lines.append("  cycle: \(keys.joined(separator: " → "))")
         case .tooDeep:
-            if repeatsKeyWithArguments(error) {
-                lines.append(
-                    "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
-                        + "a registration with arguments probably resolves itself without end")
-            } else {
-                lines.append(
-                    "Syringe: the resolution path to \(error.requested) is deeper than \(Resolver.maximumDepth) levels")
-            }
+            lines.append(tooDeep(error))
         case .factoryFailed(let underlying):
             lines.append("Syringe: the factory for \(error.requested) threw an error: \(underlying)")
         case .notAClass(let lifetime):
@@ -54,7 +47,7 @@ enum Messages {
         if let site = error.site {
             lines.append("  requested at \(site)")
         }
-        if case .tooDeep = error.reason, !repeatsKeyWithArguments(error) {
+        if case .tooDeep = error.reason, error.path.count >= Resolver.maximumDepth, !repeatsKeyWithArguments(error) {
             lines.append(
                 "  no registration on the path repeats: the chain of dependencies is longer than the "
                     + "\(Resolver.maximumDepth) levels Syringe follows; shorten it, or let part of it resolve later "
@@ -152,5 +145,57 @@ enum Messages {
         \(typeName(valueType)), which is not a class instance and cannot be held weakly
           register a class for \(typeName(type)), make its protocol class-bound (: AnyObject), or use @Inject
         """
+    }
+
+    /// A `@LazyInject` property's value in messages: `the @LazyInject ImageCache declared at
+    /// Profile.swift:12`, or in a resolution path `@LazyInject ImageCache (Profile.swift:12)`.
+    static func lazyValue(type: Any.Type, site: SourceLocation?, short: Bool) -> String {
+        if short { return "@LazyInject \(typeName(type))" + (site.map { " (\($0))" } ?? "") }
+        return "the @LazyInject \(typeName(type))" + (site.map { " declared at \($0)" } ?? "")
+    }
+
+    static func lazyCycleAcrossThreads(site: SourceLocation?, trail: [String], otherTrail: [String]) -> String {
+        """
+        Syringe: a @LazyInject property\(site.map { " declared at \($0)" } ?? "") was read while the thread \
+        resolving its value waits for this one; their dependencies form a cycle through it
+          this thread: \(trail.joined(separator: " → "))
+          the thread resolving it: \(otherTrail.joined(separator: " → "))
+        """
+    }
+
+    static func longWait(
+        waited seconds: Double, subject: String, thread: String, path: [String], buildingThread: String,
+        buildingPath: [String]
+    ) -> String {
+        """
+        Syringe: a thread has waited \(duration(seconds)) for \(subject), which another thread is building
+          waiting:  \(thread), resolving \(path.joined(separator: " → "))
+          building: \(buildingThread), resolving \(buildingPath.joined(separator: " → "))
+          a factory waiting on this thread would be a cycle: if one on the building thread's path blocks until \
+        this thread is done (DispatchQueue.sync, a semaphore, a thread join), neither can finish; resolve what that \
+        factory needs before it blocks
+          this thread goes on waiting, in case the build is only slow
+        """
+    }
+
+    /// `5 s`, `0.2 s`.
+    private static func duration(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// The first line of a too-deep error: past ``Resolver/maximumDepth``, or (shallower) where
+    /// the main thread's stack ran short, since work on the main thread cannot move to another.
+    static func tooDeep(_ error: ResolutionError) -> String {
+        guard error.path.count < Resolver.maximumDepth else {
+            if repeatsKeyWithArguments(error) {
+                return "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
+                    + "a registration with arguments probably resolves itself without end"
+            }
+            return "Syringe: the resolution path to \(error.requested) is deeper than \(Resolver.maximumDepth) levels"
+        }
+        return "Syringe: resolving \(error.requested) went \(error.path.count) levels deep and the main thread's stack "
+            + "is nearly used up; a registration with arguments probably resolves itself without end, or the graph "
+            + "is too deep to build on the main thread"
     }
 }

@@ -265,10 +265,10 @@ extension Resolver {
             state.containerReference = outerContainer
             if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
         }
-        guard isTopLevel else { return try body() }
+        guard isTopLevel else { return try StackGuard.run(body, state: state) }
         let value: T
         do throws(ResolutionError) {
-            value = try body()
+            value = try StackGuard.run(body, state: state)
         } catch {
             if !state.pendingCompletions.isEmpty { state.settlePendingCompletions(succeeded: false) }
             throw error

@@ -50,7 +50,16 @@ final class ConditionLock: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        #if canImport(Darwin)
+            pthread_cond_init(condition, nil)
+        #else
+            // Timed waits measure against the monotonic clock, which setting the time does not move.
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_cond_init(condition, &attributes)
+            pthread_condattr_destroy(&attributes)
+        #endif
     }
 
     deinit {
@@ -66,7 +75,34 @@ final class ConditionLock: @unchecked Sendable {
     func unlock() { pthread_mutex_unlock(mutex) }
     /// Waits for a broadcast; the caller holds the lock.
     func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Waits for a broadcast until `deadline` (of ``monotonicNanoseconds()``); the caller holds
+    /// the lock. Returns false when the deadline passed first. The thread sleeps meanwhile.
+    func wait(until deadline: UInt64) -> Bool {
+        #if canImport(Darwin)
+            let now = monotonicNanoseconds()
+            guard deadline > now else { return false }
+            var relative = timespec(deadline - now)
+            return pthread_cond_timedwait_relative_np(condition, mutex, &relative) != ETIMEDOUT
+        #else
+            var absolute = timespec(deadline)
+            return pthread_cond_timedwait(condition, mutex, &absolute) != ETIMEDOUT
+        #endif
+    }
     func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// Nanoseconds of the monotonic clock, which setting the time does not move.
+func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+extension timespec {
+    fileprivate init(_ nanoseconds: UInt64) {
+        self.init(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    }
 }
 
 /// A reader/writer lock made of one padded mutex per stripe.

@@ -50,6 +50,11 @@ final class ThreadState {
     @exclusivity(unchecked) var provisional: [ObjectIdentifier: Any] = [:]
     /// The `initCompleted` steps to run before the outermost resolution returns.
     @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
+    /// The lowest address of the stack of the thread running this state's resolution (0 if
+    /// unknown), for ``StackGuard``.
+    @exclusivity(unchecked) var stackLow = StackGuard.currentStackLow()
+    /// The system's id of the thread running this state's resolution, for messages.
+    @exclusivity(unchecked) var systemThreadID = currentThreadID()
 
     private init(stripe: Int) {
         self.stripe = stripe
@@ -130,6 +135,18 @@ final class ThreadState {
         let state = ThreadState(stripe: stripe)
         pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
         return state
+    }
+
+    /// Makes `state` the calling thread's state while `body` runs: the thread continues a
+    /// resolution of the thread that owns `state`, which waits for it meanwhile.
+    static func lend(_ state: ThreadState, _ body: () -> Void) {
+        let (ownerStackLow, ownerThreadID) = (state.stackLow, state.systemThreadID)
+        state.stackLow = StackGuard.currentStackLow()
+        state.systemThreadID = currentThreadID()
+        pthread_setspecific(key, Unmanaged.passUnretained(state).toOpaque())
+        body()
+        pthread_setspecific(key, nil)
+        (state.stackLow, state.systemThreadID) = (ownerStackLow, ownerThreadID)
     }
 
     /// The keys of the frames, outermost first, for messages.

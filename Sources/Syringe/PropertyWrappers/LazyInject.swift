@@ -72,12 +72,15 @@ public struct LazyInject<T> {
 extension LazyInject: @unchecked Sendable where T: Sendable {}
 
 /// The storage of a ``LazyInject``: resolves once, however many threads read at once.
+///
+/// A thread resolving the value is, to ``Construction``, a thread building it: one that reads
+/// the property meanwhile waits for it, unless waiting would close a loop of threads waiting
+/// on one another (then the program stops with a cycle message instead of hanging).
 final class LazyBox<T>: @unchecked Sendable {
-    private let lock = ConditionLock()
+    /// Guards `stored` and `make`, for reads once the value is there.
+    private let lock = Lock()
     private var stored: T?
     private var make: (() -> T)?
-    /// The thread resolving the value, while one is.
-    private var builder: ObjectIdentifier?
     private let site: SourceLocation?
 
     init(_ request: InjectionRequest) {
@@ -100,30 +103,39 @@ final class LazyBox<T>: @unchecked Sendable {
     }
 
     var value: T {
-        let me = ObjectIdentifier(ThreadState.current)
         lock.lock()
-        while true {
-            if let stored {
-                lock.unlock()
-                return stored
-            }
-            guard let builder else { break }
-            if builder == me {
-                lock.unlock()
-                fatalError(Messages.lazyCycle(site: site))
-            }
-            lock.wait()
+        if let stored {
+            lock.unlock()
+            return stored
         }
-        builder = me
-        let make = self.make
         lock.unlock()
-        let value = make!()
-        lock.lock()
-        stored = value
-        self.make = nil
-        builder = nil
-        lock.broadcast()
-        lock.unlock()
+        return resolveOnce()
+    }
+
+    /// Resolves the value, or waits for the thread resolving it.
+    @inline(never)
+    private func resolveOnce() -> T {
+        let claim: LazyClaim<T> = Construction.shared.claimLazyValue(in: self, type: T.self, site: site) {
+            lock.withLock { stored }
+        }
+        switch claim {
+        case .existing(let value): return value
+        case .cycle(let message): fatalError(message)
+        case .claimed: break
+        }
+        let (make, current) = lock.withLock { (self.make, stored) }
+        guard let make else {
+            // Set meanwhile.
+            Construction.shared.abandon(.lazyValue(ObjectIdentifier(self)))
+            return current!
+        }
+        let value = make()
+        Construction.shared.finish(.lazyValue(ObjectIdentifier(self))) {
+            lock.withLock {
+                stored = value
+                self.make = nil
+            }
+        }
         return value
     }
 
