@@ -263,7 +263,7 @@ extension Resolver {
         defer {
             state.pop()
             state.containerReference = outerContainer
-            if isTopLevel && !state.graph.isEmpty { state.graph.removeAll() }
+            if isTopLevel { state.endGraphScope() }
         }
         guard isTopLevel else { return try StackGuard.run(body, state: state) }
         let value: T

@@ -40,7 +40,7 @@ final class ThreadState {
     /// The container of the innermost resolution in progress; nil outside resolutions.
     var container: Resolver? { containerReference?.takeUnretainedValue() }
     /// `.graph` instances of the current top-level resolution.
-    @exclusivity(unchecked) var graph: [RegistrationID: Any] = [:]
+    @exclusivity(unchecked) var graph = GraphScope()
     /// Whether this thread is running `registerAllServices()`.
     @exclusivity(unchecked) var isBootstrapping = false
     /// Whether the resolve call in progress was made from main-actor-isolated code.

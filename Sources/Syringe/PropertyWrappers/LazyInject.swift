@@ -8,16 +8,22 @@
 /// ```swift
 /// final class ProfileModel { @LazyInject var images: ImageCache }
 /// ```
-/// - SeeAlso: ``Inject``, ``WeakInject``
+/// Its projected value tells whether it has resolved and can make it resolve again:
+/// `$images.isResolved`, `$images.release()`, `$images.container`.
+/// - SeeAlso: ``Inject``, ``WeakLazyInject``
 @propertyWrapper
 public struct LazyInject<T> {
     private let box: LazyBox<T>
 
     /// The value, resolved on first access.
     public var wrappedValue: T {
-        get { box.value }
+        get { box.value! }
         nonmutating set { box.set(newValue) }
     }
+
+    /// `$property`: whether the value has resolved, ``LazyInjection/release()`` to resolve it
+    /// again on the next read, and the container it resolves from.
+    public var projectedValue: LazyInjection { LazyInjection(box: box) }
 
     /// Resolves `T` with no qualifier on first access, from `container` if given.
     public init(
@@ -58,6 +64,29 @@ public struct LazyInject<T> {
             InjectionRequest(T.self, name: name, container: container, isolation: isolation, file: file, line: line))
     }
 
+    /// Resolves `T` registered under `qualifier`, optionally with `name` too, on first access.
+    public init(
+        qualifiedBy qualifier: any Qualifier.Type, name: String? = nil, container: Resolver? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        box = LazyBox(
+            InjectionRequest(
+                T.self, qualifier: qualifier, name: name, container: container, isolation: isolation, file: file,
+                line: line))
+    }
+
+    /// Resolves `T` in `scope`, optionally under `qualifier` and with `name`, on first access.
+    public init(
+        scopedTo scope: any Scope.Type, qualifiedBy qualifier: (any Qualifier.Type)? = nil, name: String? = nil,
+        container: Resolver? = nil, isolation: (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        box = LazyBox(
+            InjectionRequest(
+                T.self, scope: scope, qualifier: qualifier, name: name, container: container, isolation: isolation,
+                file: file, line: line))
+    }
+
     /// Calls `provider` on first access instead of using the container.
     public init(_ provider: @escaping () -> T) {
         box = LazyBox(provider)
@@ -71,19 +100,37 @@ public struct LazyInject<T> {
 
 extension LazyInject: @unchecked Sendable where T: Sendable {}
 
-/// The storage of a ``LazyInject``: resolves once, however many threads read at once.
+/// The storage of the lazy wrappers: resolves once, however many threads read at once, and
+/// holds the value strongly (``LazyInject``) or weakly (``WeakLazyInject``).
 ///
 /// A thread resolving the value is, to ``Construction``, a thread building it: one that reads
 /// the property meanwhile waits for it, unless waiting would close a loop of threads waiting
 /// on one another (then the program stops with a cycle message instead of hanging).
-final class LazyBox<T>: @unchecked Sendable {
-    /// Guards `stored` and `make`, for reads once the value is there.
-    private let lock = Lock()
-    private var stored: T?
-    private var make: (() -> T)?
-    private let site: SourceLocation?
+final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
+    private enum Held {
+        case nothing
+        case strongly(T)
+        case weakly(Weak)
+    }
 
-    init(_ request: InjectionRequest) {
+    private final class Weak {
+        weak var object: AnyObject?
+        init(_ object: AnyObject?) { self.object = object }
+    }
+
+    /// Guards `held`, for reads once the value is there.
+    private let lock = Lock()
+    private var held = Held.nothing
+    private let holdsWeakly: Bool
+    private let make: () -> T
+    private let site: SourceLocation?
+    /// The container it resolves from, when it resolves from one.
+    private weak var resolver: Resolver?
+    /// The `.graph` scope of the resolution that created it, if one did: its first read finds
+    /// that resolution's instances.
+    private let graph: GraphScope?
+
+    init(_ request: InjectionRequest, weakly: Bool = false) {
         let resolver = request.resolver()
         var request = request
         // An object created by a factory that a main-actor caller is resolving was created on
@@ -95,54 +142,126 @@ final class LazyBox<T>: @unchecked Sendable {
             return request.resolve(in: resolver)
         }
         site = request.site
+        holdsWeakly = weakly
+        self.resolver = resolver
+        let state = ThreadState.current
+        graph = state.depth == 0 ? nil : state.graph
     }
 
-    init(_ provider: @escaping () -> T) {
+    init(_ provider: @escaping () -> T, weakly: Bool = false) {
         make = provider
         site = nil
+        holdsWeakly = weakly
+        graph = nil
     }
 
-    var value: T {
+    /// The value, resolved on the first read; for a weak box, nil once nothing else holds it.
+    var value: T? {
         lock.lock()
-        if let stored {
-            lock.unlock()
-            return stored
-        }
+        let current = held
         lock.unlock()
-        return resolveOnce()
+        switch current {
+        case .strongly(let value): return value
+        case .weakly(let weak): return weak.object.map { $0 as! T }
+        case .nothing: return resolveOnce()
+        }
     }
 
     /// Resolves the value, or waits for the thread resolving it.
     @inline(never)
-    private func resolveOnce() -> T {
-        let claim: LazyClaim<T> = Construction.shared.claimLazyValue(in: self, type: T.self, site: site) {
-            lock.withLock { stored }
+    private func resolveOnce() -> T? {
+        let claim: LazyClaim<T?> = Construction.shared.claimLazyValue(in: self, type: T.self, site: site) {
+            lock.withLock { self.resolvedValueLocked }
         }
         switch claim {
         case .existing(let value): return value
         case .cycle(let message): fatalError(message)
         case .claimed: break
         }
-        let (make, current) = lock.withLock { (self.make, stored) }
-        guard let make else {
-            // Set meanwhile.
-            Construction.shared.abandon(.lazyValue(ObjectIdentifier(self)))
-            return current!
-        }
-        let value = make()
+        let value = graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)
+        let newHeld: Held = holdsWeakly ? .weakly(Weak(weakHolder(for: value, site: site))) : .strongly(value)
+        var replaced = Held.nothing
         Construction.shared.finish(.lazyValue(ObjectIdentifier(self))) {
             lock.withLock {
-                stored = value
-                self.make = nil
+                if case .nothing = held {
+                    held = newHeld
+                } else {
+                    replaced = newHeld  // set meanwhile: the value set wins
+                }
             }
         }
-        return value
+        withExtendedLifetime(replaced) {}  // released here, after both locks
+        return lock.withLock { resolvedValueLocked } ?? (holdsWeakly ? nil : value)
     }
 
-    func set(_ newValue: T) {
-        lock.lock()
-        stored = newValue
-        make = nil
-        lock.unlock()
+    /// The value once resolved: `.some(nil)` for a weak box whose instance is gone. Lock held.
+    private var resolvedValueLocked: T?? {
+        switch held {
+        case .nothing: nil
+        case .strongly(let value): .some(value)
+        case .weakly(let weak): .some(weak.object.map { $0 as! T })
+        }
     }
+
+    func set(_ newValue: T?) {
+        let newHeld: Held
+        if let newValue {
+            newHeld = holdsWeakly ? .weakly(Weak(weakHolder(for: newValue, site: site))) : .strongly(newValue)
+        } else {
+            newHeld = .weakly(Weak(nil))
+        }
+        let old = lock.withLock {
+            defer { held = newHeld }
+            return held
+        }
+        withExtendedLifetime(old) {}  // released after the lock
+    }
+
+    override var isResolved: Bool {
+        lock.withLock {
+            if case .nothing = held { return false }
+            return true
+        }
+    }
+
+    override func release() {
+        let old = lock.withLock {
+            defer { held = .nothing }
+            return held
+        }
+        withExtendedLifetime(old) {}  // released after the lock
+    }
+
+    override var container: Resolver? { resolver }
+}
+
+/// What the projected value of a lazy wrapper reads, without knowing its type.
+class AnyLazyBox {
+    var isResolved: Bool { fatalError("abstract") }
+    func release() { fatalError("abstract") }
+    var container: Resolver? { fatalError("abstract") }
+}
+
+/// The projected value of ``LazyInject`` and ``WeakLazyInject`` (`$property`): whether it has
+/// resolved, a way to make it resolve again, and the container it resolves from.
+///
+/// ```swift
+/// final class ProfileModel {
+///     @LazyInject var images: ImageCache
+///     func signOut() { $images.release() }   // the next read resolves again
+/// }
+/// ```
+public struct LazyInjection: @unchecked Sendable {
+    let box: AnyLazyBox
+
+    /// Whether the first read (or a set) has happened since the property was created or released.
+    public var isResolved: Bool { box.isResolved }
+
+    /// Forgets the value, so that the next read resolves again.
+    public func release() { box.release() }
+
+    /// The container the property resolves from: the one current when its object was created,
+    /// or the one given with `container:`. Nil for the provider and value forms, or once that
+    /// container is gone.
+    public var container: Resolver? { box.container }
 }

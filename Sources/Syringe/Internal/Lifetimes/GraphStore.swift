@@ -1,5 +1,5 @@
-/// ``Lifetime/graph``: one instance per top-level resolution, kept in the resolving thread's
-/// state under the registration's stable identity and forgotten when that resolution ends.
+/// ``Lifetime/graph``: one instance per top-level resolution, kept in the resolution's
+/// ``GraphScope`` under the registration's stable identity.
 final class GraphStore<T>: InstanceStore<T> {
     let id: RegistrationID
 
@@ -9,12 +9,12 @@ final class GraphStore<T>: InstanceStore<T> {
     }
 
     override func cachedLocked(_ state: ThreadState) -> T? {
-        guard state.depth != 0, let value = state.graph[id] else { return nil }
+        guard let value = state.graph.instance(for: id) else { return nil }
         return (value as! T)
     }
 
     override func keep(_ value: T, for request: Request, leftovers: inout Leftovers) -> InstanceStore<T>? {
-        request.state.graph[id] = value
+        request.state.graph.keep(value, for: id)
         return nil
     }
 

@@ -1,0 +1,152 @@
+import Foundation
+import Syringe
+import Testing
+
+// @WeakLazyInject, the lazy wrappers' projected values, and back-references closed through
+// them in every lifetime.
+
+private final class WLIParent {
+    @Inject var child: WLIChild
+}
+private final class WLIChild {
+    @WeakLazyInject var parent: WLIParent?
+}
+private protocol WLICoordinator: AnyObject {}
+private final class WLIAppCoordinator: WLICoordinator {}
+private final class WLIScreen: @unchecked Sendable {
+    @WeakLazyInject var coordinator: WLICoordinator?
+}
+private final class WLIImages {}
+private final class WLIProfile {
+    @LazyInject var images: WLIImages
+}
+
+// The Adamant-like shape: A → B → C → weak A.
+private final class WLIA {
+    let b: WLIB
+    init(b: WLIB) { self.b = b }
+}
+private final class WLIB {
+    let c: WLIC
+    init(c: WLIC) { self.c = c }
+}
+private final class WLIC {
+    @WeakLazyInject var a: WLIA?
+}
+
+@Suite struct WeakLazyInjectTests {
+    @Test func resolversParentAndChildExample() {
+        let r = Resolver()
+        r.register(lifetime: .graph) { WLIParent() }
+        r.register { WLIChild() }
+        let parent: WLIParent = r.resolve()
+        #expect(parent.child.parent === parent)
+        let other: WLIParent = r.resolve()
+        #expect(other.child.parent === other)
+    }
+
+    @Test func parentAndChildAreFreedWhenTheLastOutsideReferenceGoes() {
+        let r = Resolver()
+        r.register(lifetime: .weak) { WLIParent() }
+        r.register { WLIChild() }
+        let watchParent = FxWeak<WLIParent>()
+        let watchChild = FxWeak<WLIChild>()
+        do {
+            let parent: WLIParent = r.resolve()
+            #expect(parent.child.parent === parent)
+            watchParent.object = parent
+            watchChild.object = parent.child
+        }
+        #expect(watchParent.object == nil)
+        #expect(watchChild.object == nil)
+    }
+
+    @Test func aClassBoundProtocolIsHeldWeaklyAndResolvedOnFirstRead() {
+        let r = Resolver()
+        let built = FxCounter()
+        r.register(WLICoordinator.self, lifetime: .singleton) { () -> WLICoordinator in
+            built.increment()
+            return WLIAppCoordinator()
+        }
+        let screen = Resolver.withContainer(r) { WLIScreen() }
+        #expect(built.value == 0)
+        #expect(!screen.$coordinator.isResolved)
+        #expect(screen.coordinator === (r.resolve() as WLICoordinator))
+        #expect(screen.$coordinator.isResolved)
+        #expect(built.value == 1)
+    }
+
+    @Test func theValueReadsNilOnceNothingHoldsItAndReleaseResolvesAgain() {
+        let r = Resolver()
+        r.register(lifetime: .weak) { WLIParent() }
+        r.register { WLIChild() }
+        let child = Resolver.withContainer(r) { WLIChild() }
+        #expect(child.parent != nil)  // the first read hands out what it resolved…
+        #expect(child.parent == nil)  // …which nothing else held
+        #expect(child.$parent.isResolved)
+        let held: WLIParent = r.resolve()
+        #expect(child.parent == nil)  // not resolved again by itself
+        child.$parent.release()
+        #expect(child.parent === held)
+    }
+
+    @Test func eightThreadsReadingForTheFirstTimeShareOneResolution() {
+        for _ in 0..<20 {
+            let r = Resolver()
+            let built = FxCounter()
+            r.register(WLICoordinator.self, lifetime: .weak) { () -> WLICoordinator in
+                built.increment()
+                Thread.sleep(forTimeInterval: 0.001)
+                return WLIAppCoordinator()
+            }
+            let keep: WLICoordinator = r.resolve()
+            built.increment()  // the one above
+            let screen = Resolver.withContainer(r) { WLIScreen() }
+            let seen = FxRecorder<ObjectIdentifier?>()
+            #expect(fxRunThreads(8) { _ in seen.append(screen.coordinator.map(ObjectIdentifier.init)) })
+            #expect(Set(seen.values) == [ObjectIdentifier(keep)])
+            #expect(built.value == 2)
+        }
+    }
+
+    @Test func adamantShapeResolvesInEveryLifetimeCombination() {
+        let lifetimes: [Lifetime] = [.transient, .graph, .singleton, .weak]
+        for la in lifetimes {
+            for lb in lifetimes {
+                for lc in lifetimes {
+                    let r = Resolver()
+                    r.register(lifetime: la) { WLIA(b: $0.resolve()) }
+                    r.register(lifetime: lb) { WLIB(c: $0.resolve()) }
+                    r.register(lifetime: lc) { WLIC() }
+                    let a: WLIA = r.resolve()
+                    let back = a.b.c.a
+                    #expect(back != nil, "A \(la), B \(lb), C \(lc)")
+                    if la != .transient {
+                        #expect(back === a, "A \(la), B \(lb), C \(lc)")
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Projected values of @LazyInject
+
+    @Test func lazyInjectProjectionReportsAndReleases() {
+        let r = Resolver()
+        r.register { WLIImages() }
+        let profile = Resolver.withContainer(r) { WLIProfile() }
+        #expect(profile.$images.container === r)
+        #expect(!profile.$images.isResolved)
+        let first = profile.images
+        #expect(profile.$images.isResolved)
+        #expect(profile.images === first)
+        profile.$images.release()
+        #expect(!profile.$images.isResolved)
+        #expect(profile.images !== first)
+    }
+
+    @Test func theProviderFormHasNoContainer() {
+        final class Holder { @LazyInject({ WLIImages() }) var images: WLIImages }
+        #expect(Holder().$images.container == nil)
+    }
+}
