@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Runs the deinitializer tests against the library built in release mode, where the optimizer
+// Runs the deinitializer, stack-depth and cross-thread-wait tests against the library built in
+// release mode, where the optimizer
 // shortens lifetimes. A package of its own because the main test target cannot be built in release
 // mode with Swift 6.3.1 (the compiler crashes in LLVM's function-attribute inference on some of
 // its files). The test sources are links to the main test target's files.
