@@ -1313,6 +1313,7 @@ private func docText(_ text: String) -> String {
                 Syringe: dependency cycle while resolving A
                   cycle: A → B → A
                   in container main
+                  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created
                 """)
 
         let failed = try #require(throws: ResolutionError.self) { try r.tryResolve(Feed.self) }
@@ -1350,10 +1351,12 @@ private func docText(_ text: String) -> String {
                 Syringe: dependency cycle while resolving A
                   cycle: A → B → A
                   in container verification of main
+                  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created
 
                 Syringe: dependency cycle while resolving B
                   cycle: B → A → B
                   in container verification of main
+                  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created
 
                 Syringe: the factory for Feed threw an error: Offline()
                   in container verification of main

@@ -425,7 +425,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 == lines(
                     "Syringe: dependency cycle while resolving MsgPeer",
                     "  cycle: MsgSelfNeeding → MsgPeer",
-                    "  in container msg-cycle-implements"))
+                    "  in container msg-cycle-implements",
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"))
     }
 
     /// One argument of tuple type and two arguments are different keys, and read differently.
@@ -616,7 +617,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 == lines(
                     "Syringe: dependency cycle while resolving MsgCycleA",
                     "  cycle: MsgCycleA → MsgCycleB → MsgCycleA",
-                    "  in container msg-cycle"))
+                    "  in container msg-cycle",
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"))
         guard case .cycle(let keys) = error?.reason else {
             Issue.record("expected a cycle, got \(String(describing: error?.reason))")
             return
@@ -634,7 +636,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 == lines(
                     "Syringe: dependency cycle while resolving MsgCycleB",
                     "  cycle: MsgCycleB → MsgCycleA → MsgCycleB",
-                    "  in container msg-cycle-singleton"))
+                    "  in container msg-cycle-singleton",
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"))
     }
 
     @Test func cycleThroughPropertyWrappersNamesTheDeclaration() async {
@@ -648,7 +651,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             "Syringe: dependency cycle while resolving MsgWrappedA",
             "  cycle: MsgWrappedA → MsgWrappedB → MsgWrappedA",
             "  in container msg-cycle-wrappers",
-            "  requested at \(msgFile):\(MsgWrappedB.injectLine)")
+            "  requested at \(msgFile):\(MsgWrappedB.injectLine)",
+            "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created")
         let stderr = fxStderr(result)
         #expect(stderr.contains(expected), "\(stderr)")
     }

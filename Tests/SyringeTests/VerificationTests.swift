@@ -195,11 +195,13 @@ private func makeBrokenContainer(id: String) -> Resolver {
                 lines(
                     "Syringe: dependency cycle while resolving VerCycleA",
                     "  cycle: VerCycleA → VerCycleB → VerCycleA",
-                    container),
+                    container,
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"),
                 lines(
                     "Syringe: dependency cycle while resolving VerCycleB",
                     "  cycle: VerCycleB → VerCycleA → VerCycleB",
-                    container),
+                    container,
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"),
             ])
         #expect(report.skipped == ["VerArgs with arguments (String)"])
         #expect(report.verified == ["VerFine"])

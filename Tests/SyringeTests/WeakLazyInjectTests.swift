@@ -150,3 +150,52 @@ private final class WLIC {
         #expect(Holder().$images.container == nil)
     }
 }
+
+// Twins of CyclesAndBackReferences.md.
+private final class CBRParent {
+    @Inject var child: CBRChild
+}
+private final class CBRChild {
+    @WeakLazyInject var parent: CBRParent?
+}
+private final class CBRLibrary {
+    var catalog: CBRCatalog?
+}
+private final class CBRCatalog {
+    let library: CBRLibrary
+    init(library: CBRLibrary) { self.library = library }
+}
+
+@Suite struct CyclesAndBackReferencesDocumentationTests {
+    /// "Legal: one side resolves later": a weak back-reference, resolved on first read.
+    @Test func weakBackReference() {
+        let r = Resolver()
+        Resolver.withContainer(r) {
+            Resolver.register(lifetime: .graph) { CBRParent() }
+            Resolver.register { CBRChild() }
+            let parent: CBRParent = Resolver.resolve()
+            #expect(parent.child.parent === parent)
+            #expect(parent.child.$parent.isResolved)
+            #expect(parent.child.$parent.container === r)
+        }
+    }
+
+    /// "A step after construction", whichever side is resolved first.
+    @Test func stepAfterConstruction() {
+        for libraryFirst in [true, false] {
+            let r = Resolver()
+            Resolver.withContainer(r) {
+                Resolver.register(lifetime: .singleton) { CBRLibrary() }
+                    .initCompleted { resolver, library in library.catalog = resolver.resolve() }
+                Resolver.register(lifetime: .singleton) { CBRCatalog(library: $0.resolve()) }
+                if libraryFirst {
+                    let library: CBRLibrary = Resolver.resolve()
+                    #expect(library.catalog?.library === library)
+                } else {
+                    let catalog: CBRCatalog = Resolver.resolve()
+                    #expect(catalog.library.catalog === catalog)
+                }
+            }
+        }
+    }
+}

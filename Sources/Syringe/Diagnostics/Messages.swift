@@ -54,6 +54,7 @@ enum Messages {
                     + "(@LazyInject)")
         }
         lines.append(contentsOf: error.suggestions.map { "  " + $0 })
+        if isCycle(error.reason) { lines.append(cycleFix) }
         return lines.joined(separator: "\n")
     }
 
@@ -67,6 +68,10 @@ enum Messages {
         }
         return false
     }
+
+    /// How to break a dependency cycle.
+    static let cycleFix =
+        "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
 
     private static func isCycle(_ reason: ResolutionError.Reason) -> Bool {
         if case .cycle = reason { return true }
