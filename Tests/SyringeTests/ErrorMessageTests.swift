@@ -426,7 +426,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: dependency cycle while resolving MsgPeer",
                     "  cycle: MsgSelfNeeding → MsgPeer",
                     "  in container msg-cycle-implements",
-                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"))
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
+                ))
     }
 
     /// One argument of tuple type and two arguments are different keys, and read differently.
@@ -618,7 +619,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: dependency cycle while resolving MsgCycleA",
                     "  cycle: MsgCycleA → MsgCycleB → MsgCycleA",
                     "  in container msg-cycle",
-                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"))
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
+                ))
         guard case .cycle(let keys) = error?.reason else {
             Issue.record("expected a cycle, got \(String(describing: error?.reason))")
             return
@@ -637,7 +639,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: dependency cycle while resolving MsgCycleB",
                     "  cycle: MsgCycleB → MsgCycleA → MsgCycleB",
                     "  in container msg-cycle-singleton",
-                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"))
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
+                ))
     }
 
     @Test func cycleThroughPropertyWrappersNamesTheDeclaration() async {

@@ -196,12 +196,14 @@ private func makeBrokenContainer(id: String) -> Resolver {
                     "Syringe: dependency cycle while resolving VerCycleA",
                     "  cycle: VerCycleA → VerCycleB → VerCycleA",
                     container,
-                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"),
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
+                ),
                 lines(
                     "Syringe: dependency cycle while resolving VerCycleB",
                     "  cycle: VerCycleB → VerCycleA → VerCycleB",
                     container,
-                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"),
+                    "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
+                ),
             ])
         #expect(report.skipped == ["VerArgs with arguments (String)"])
         #expect(report.verified == ["VerFine"])
