@@ -319,4 +319,51 @@ private final class LeakWatch {
             _ = leaked.server
         }
     }
+
+    // MARK: Back-references
+
+    @Test func parentAndChildWithAWeakLazyBackReferenceAreFreed() {
+        let watch = LeakWatch()
+        do {
+            let r = Resolver()
+            r.register(lifetime: .graph) { LeakBackParent() }
+            r.register { LeakBackChild() }
+            let parent: LeakBackParent = r.resolve()
+            #expect(parent.child.parent === parent)
+            watch.watch("parent", parent)
+            watch.watch("child", parent.child)
+            watch.watch("container", r)
+        }
+        #expect(watch.alive.isEmpty, "still alive: \(watch.alive)")
+    }
+
+    @Test func singletonsJoinedThroughInitCompletedGoWithTheirContainer() {
+        let watch = LeakWatch()
+        do {
+            let r = Resolver()
+            r.register(lifetime: .singleton) { LeakLibrary() }
+                .initCompleted { resolver, library in library.catalog = resolver.resolve() }
+            r.register(lifetime: .singleton) { LeakCatalog(library: $0.resolve()) }
+            let library: LeakLibrary = r.resolve()
+            #expect(library.catalog?.library === library)
+            watch.watch("library", library)
+            watch.watch("catalog", library.catalog!)
+            watch.watch("container", r)
+        }
+        #expect(watch.alive.isEmpty, "still alive: \(watch.alive)")
+    }
+}
+
+private final class LeakBackParent {
+    @Inject var child: LeakBackChild
+}
+private final class LeakBackChild {
+    @WeakLazyInject var parent: LeakBackParent?
+}
+private final class LeakLibrary {
+    weak var catalog: LeakCatalog?
+}
+private final class LeakCatalog {
+    let library: LeakLibrary
+    init(library: LeakLibrary) { self.library = library }
 }
