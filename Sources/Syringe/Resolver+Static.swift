@@ -149,7 +149,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> T {
+    ) -> sending T {
         return resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
@@ -165,7 +165,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> U {
+    ) -> sending U {
         return current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
@@ -197,7 +197,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> T? {
+    ) -> sending T? {
         return current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
@@ -229,7 +229,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) throws(ResolutionError) -> T {
+    ) throws(ResolutionError) -> sending T {
         return try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
@@ -251,7 +251,7 @@ extension Resolver {
     /// ```swift
     /// let plugins: [Plugin] = Resolver.resolveAll()
     /// ```
-    public static func resolveAll<T>(_ type: T.Type = T.self) -> [T] {
+    public static func resolveAll<T>(_ type: T.Type = T.self) -> sending [T] {
         current.resolveAll(type)
     }
 
