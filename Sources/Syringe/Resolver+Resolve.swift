@@ -188,17 +188,19 @@ extension Resolver {
     /// ```swift
     /// let plugins: [Plugin] = resolver.resolveAll()
     /// ```
-    public func resolveAll<T>(_ type: T.Type = T.self) -> sending [T] {
-        bootstrapIfPending()
-        let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
-            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
-        }
-        return bindings.sorted { $0.order < $1.order }.map { binding in
-            do throws(ResolutionError) {
-                return try resolveBinding(
-                    unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: nil)
-            } catch {
-                trap(error)
+    public func resolveAll<T>(_ type: T.Type = T.self, isolation: (any Actor)? = #isolation) -> sending [T] {
+        withCallerIsolation(isolation) {
+            bootstrapIfPending()
+            let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
+                allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
+            }
+            return bindings.sorted { $0.order < $1.order }.map { binding in
+                do throws(ResolutionError) {
+                    return try resolveBinding(
+                        unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: nil)
+                } catch {
+                    trap(error)
+                }
             }
         }
     }

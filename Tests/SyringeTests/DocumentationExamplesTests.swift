@@ -883,46 +883,52 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         @Inject var service: DocURLComponentsService
     }
 
-    /// Containers.md and README.md, "Main-actor types": the snippet, compiled. It runs only where the main
-    /// actor is the process's main thread (see the known issue in that section: on Linux, once
-    /// an async program has suspended, the main actor runs on another thread and the check
-    /// rejects it).
+    /// README.md and Concurrency.md, "Main-actor types": the snippet, compiled and run (on Linux
+    /// too, where the main actor runs on another thread than the process's main one).
+    private static let registerScreensLine = #line + 2
     @MainActor private static func registerScreens() {
-        Resolver.registerMainActor { AssetListScreenModel() }
+        Resolver.register { AssetListScreenModel() }  // main-actor-bound
+    }
+
+    private static func registerScreensFromNonisolatedCode() {
+        Resolver.register { @MainActor in AssetListScreenModel() }  // the same, said explicitly
     }
 
     @MainActor private static func makeAssetListScreen() -> AssetListScreenModel {
         Resolver.resolve()
     }
 
-    /// Containers.md, "Main-actor types": resolving off the main actor throws Syringe's message.
-    @Test func containersMainActor() async throws {
+    /// README.md and Concurrency.md, "Main-actor types": main-actor code resolves; a detached
+    /// task gets the message shown there.
+    @Test func mainActorTypes() async throws {
         let r = Resolver()
         r.register { DocURLComponentsService() }
-        #if canImport(Darwin)
-            await MainActor.run {
-                Resolver.withContainer(r) {
-                    Self.registerScreens()
-                    _ = Self.makeAssetListScreen()
-                }
+        Resolver.withContainer(r) { Self.registerScreensFromNonisolatedCode() }
+        await MainActor.run {
+            Resolver.withContainer(r) {
+                _ = Self.makeAssetListScreen()
+                Self.registerScreens()
+                _ = Self.makeAssetListScreen()
             }
-        #else
-            r.registerMainActor { AssetListScreenModel() }
-        #endif
+        }
 
         let message = await Task.detached {
             do throws(ResolutionError) {
                 _ = try r.tryResolve(AssetListScreenModel.self)
                 return ""
             } catch {
-                return docMessage(error, container: r)
+                return docMessage(error, container: r).replacingOccurrences(
+                    of: "SyringeTests/DocumentationExamplesTests.swift:\(Self.registerScreensLine)",
+                    with: "MyApp/Screens.swift:12")
             }
         }.value
         #expect(
             message == """
-                Syringe: AssetListScreenModel is registered with registerMainActor and was resolved off the main actor
-                  resolve it from @MainActor code, or hop there first: await MainActor.run { … }
+                Syringe: AssetListScreenModel is bound to the main actor and was resolved off it
                   in container main
+                  its factory, registered at MyApp/Screens.swift:12, is isolated to the main actor (written in @MainActor code, or a @MainActor function)
+                  resolve it from @MainActor code, or hop there first: await MainActor.run { … }
+                  a factory that need not run on the main actor can be registered from nonisolated code (a ResolverModule, say)
                 """)
     }
 

@@ -20,9 +20,7 @@ enum Messages {
                     + " only class instances can be held weakly")
             lines.append("  register it as .singleton or .transient, or make the type a class")
         case .offMainActor:
-            lines.append(
-                "Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
-            lines.append("  resolve it from @MainActor code, or hop there first: await MainActor.run { … }")
+            lines.append(offMainActorHeadline(error.requested))
         case .notConvertible(let type):
             lines.append(
                 "Syringe: the instance built for \(error.requested) is a \(typeName(type)), which is not a \(error.requested)"
@@ -119,5 +117,22 @@ enum Messages {
         \(typeName(valueType)), which is not a class instance and cannot be held weakly
           register a class for \(typeName(type)), make its protocol class-bound (: AnyObject), or use @Inject
         """
+    }
+
+    // MARK: Main actor
+
+    static func offMainActorHeadline(_ requested: String) -> String {
+        "Syringe: \(requested) is bound to the main actor and was resolved off it"
+    }
+
+    /// Why a registration is main-actor-bound, and the fixes.
+    static func offMainActorSuggestions(registeredAt site: SourceLocation) -> [String] {
+        [
+            "its factory, registered at \(site), is isolated to the main actor (written in @MainActor code, "
+                + "or a @MainActor function)",
+            "resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
+            "a factory that need not run on the main actor can be registered from nonisolated code "
+                + "(a ResolverModule, say)",
+        ]
     }
 }
