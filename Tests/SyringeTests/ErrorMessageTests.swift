@@ -47,6 +47,9 @@ final class MsgPlain {}
 final class MsgMainConsumer {
     init(model: MsgMainModel) {}
 }
+enum MsgMainActorHook: MainActorResolverRegistering {
+    @MainActor static func registerAllServices() {}
+}
 final class MsgDuplicate {}
 final class MsgDeep {}
 protocol MsgPeer: AnyObject {}
@@ -724,6 +727,26 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
             "  a factory that need not run on the main actor can be registered from nonisolated code "
                 + "(a ResolverModule, say)")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func mainActorRegisteringHookReachedOffTheMainActorStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            msgUseRegisteringHook(MsgMainActorHook.self)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = Resolver.main.optional(MsgPlain.self)
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        let expected = lines(
+            "Syringe: registerAllServices() is isolated to the main actor (MainActorResolverRegistering) and the "
+                + "first resolution that reaches main ran off the main actor, so it could not run",
+            "  resolve something from @MainActor code first (at launch, or in a @MainActor test), or conform to "
+                + "ResolverRegistering with a nonisolated registerAllServices() (main-actor types are then registered "
+                + "with register { @MainActor in … })")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
 }

@@ -483,4 +483,90 @@ func maRegisterTyped(_ form: MAForm, in r: Resolver) {
         }
         #expect(fxStderr(result).contains("Syringe: MAViewModel is bound to the main actor and was resolved off it"))
     }
+
+    // MARK: registerAllServices() on the main actor
+
+    @Test func aMainActorRegisteringHookRunsOnTheFirstResolutionFromMainActorCode() async {
+        await #expect(processExitsWith: .success) {
+            Resolver.registeringType = MAHook.self
+            let title = await MainActor.run { (Resolver.main.resolve() as MAHookModel).title }
+            precondition(title == "hooked")
+            // Factories of modules it installs are nonisolated, and resolve anywhere.
+            let service = await Task.detached { Resolver.main.resolve(MAHookService.self) }.value
+            precondition(service.name == "module")
+            // Its own factories are main-actor code: bound to the main actor.
+            let outcome = await Task.detached { () -> String in
+                do throws(ResolutionError) {
+                    _ = try Resolver.main.tryResolve(MAHookModel.self)
+                    return "resolved"
+                } catch {
+                    return error.description
+                }
+            }.value
+            precondition(maIsOffMainMessage(outcome, type: "MAHookModel", container: "main"), outcome)
+        }
+    }
+
+    @Test func aMainActorRegisteringHookReachedOffTheMainActorStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Resolver.registeringType = MAHook.self
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = Resolver.main.optional(MAHookService.self)
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        #expect(
+            fxStderr(result).contains(
+                "Syringe: registerAllServices() is isolated to the main actor (MainActorResolverRegistering)"))
+    }
+
+    @Test func aNonisolatedRegisteringHookWinsOverTheMainActorOne() async {
+        await #expect(processExitsWith: .success) {
+            Resolver.registeringType = MABothHooks.self
+            let service = await Task.detached { Resolver.main.resolve(MAHookService.self) }.value
+            precondition(service.name == "both")
+        }
+    }
+}
+
+// MARK: - registerAllServices() fixtures
+
+@MainActor final class MAHookModel {
+    let title = "hooked"
+}
+
+final class MAHookService: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+struct MAHookModule: ResolverModule {
+    func register(in resolver: Resolver) {
+        resolver.register { MAHookService(name: "module") }
+    }
+}
+
+/// An app's `registerAllServices()` written as main-actor code.
+enum MAHook: MainActorResolverRegistering {
+    @MainActor static func registerAllServices() {
+        Resolver.register { MAHookModel() }
+        Resolver.install(MAHookModule())
+    }
+}
+
+/// A nonisolated `registerAllServices()` serving both protocols (written `nonisolated`: it would
+/// take the main-actor requirement's isolation otherwise).
+enum MABothHooks: ResolverRegistering, MainActorResolverRegistering {
+    nonisolated static func registerAllServices() {
+        Resolver.register { MAHookService(name: "both") }
+    }
+}
+
+/// Makes `type`'s registering conformance the one that runs before the first resolution from
+/// `main` (in an exit test's own process: the test binary's `Resolver` has one of its own).
+func msgUseRegisteringHook(_ type: Any.Type) {
+    Resolver.registeringType = type
 }
