@@ -84,7 +84,7 @@ public struct Registration<T>: @unchecked Sendable {
     ///     .register { ClassB(classA: $0.resolve()) }
     /// ```
     ///
-    /// As for ``Resolver/register(_:qualifiedBy:name:lifetime:file:line:isolation:factory:)-method``,
+    /// As for ``Resolver/register(_:qualifiedBy:name:lifetime:file:line:isolation:factory:)-3fuz9``,
     /// a factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
     public func register<U>(

@@ -17,8 +17,7 @@ extension Resolver {
     /// A factory written in main-actor code is isolated to the main actor (a closure takes the
     /// isolation of the code around it), so the registration is main-actor-bound: resolving it
     /// off the main actor gives Syringe's message instead of running main-actor code elsewhere.
-    ///
-    /// - Parameter isolation: Where the call is written; leave it out.
+    /// (The compiler fills in the trailing `isolation` argument; callers never write it.)
     @discardableResult
     public func register<T>(
         _ type: T.Type = T.self,
@@ -42,7 +41,6 @@ extension Resolver {
     /// ```
     ///
     /// A factory written in main-actor code makes the registration main-actor-bound.
-    /// - Parameter isolation: Where the call is written; leave it out.
     @discardableResult
     public func register<T>(
         _ type: T.Type = T.self,
@@ -68,7 +66,6 @@ extension Resolver {
     /// ```
     ///
     /// A factory written in main-actor code makes the registration main-actor-bound.
-    /// - Parameter isolation: Where the call is written; leave it out.
     @discardableResult
     public func register<T: AnyObject>(
         _ type: T.Type = T.self,
@@ -89,7 +86,6 @@ extension Resolver {
     /// Registers a class in a ``Scope`` with a factory that receives the resolving container.
     ///
     /// A factory written in main-actor code makes the registration main-actor-bound.
-    /// - Parameter isolation: Where the call is written; leave it out.
     @discardableResult
     public func register<T: AnyObject>(
         _ type: T.Type = T.self,
@@ -158,7 +154,6 @@ extension Resolver {
     /// builds a new instance, so such registrations are always transient.
     ///
     /// A factory written in main-actor code makes the registration main-actor-bound.
-    /// - Parameter isolation: Where the call is written; leave it out.
     @discardableResult
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,

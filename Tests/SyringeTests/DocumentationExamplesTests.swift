@@ -883,7 +883,7 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         @Inject var service: DocURLComponentsService
     }
 
-    /// README.md and Concurrency.md, "Main-actor types": the snippet, compiled and run (on Linux
+    /// README.md and ConcurrencyAndTheMainActor.md, "Main-actor types": the snippet, compiled and run (on Linux
     /// too, where the main actor runs on another thread than the process's main one).
     private static let registerScreensLine = #line + 2
     @MainActor private static func registerScreens() {
@@ -898,7 +898,7 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
         Resolver.resolve()
     }
 
-    /// README.md and Concurrency.md, "Main-actor types": main-actor code resolves; a detached
+    /// README.md and ConcurrencyAndTheMainActor.md, "Main-actor types": main-actor code resolves; a detached
     /// task gets the message shown there.
     @Test func mainActorTypes() async throws {
         let r = Resolver()
@@ -930,6 +930,99 @@ private func docMessage(_ error: ResolutionError, container: Resolver) -> String
                   resolve it from @MainActor code, or hop there first: await MainActor.run { … }
                   a factory that need not run on the main actor can be registered from nonisolated code (a ResolverModule, say)
                 """)
+    }
+
+    @MainActor private final class WalletScreenModel {
+        let walletID: String
+        init(walletID: String) { self.walletID = walletID }
+    }
+
+    @MainActor private final class PortfolioScreenModel {
+        let service: DocURLComponentsService
+        init(service: DocURLComponentsService) { self.service = service }
+    }
+
+    private struct ScreensModule: ResolverModule {
+        func register(in resolver: Resolver) {
+            resolver.register { @MainActor in AssetListScreenModel() }
+            resolver.register(arguments: String.self) { @MainActor id in WalletScreenModel(walletID: id) }
+            resolver.autoregister(PortfolioScreenModel.init)  // a @MainActor initializer
+        }
+    }
+
+    /// ConcurrencyAndTheMainActor.md, "Main-actor types": the forms whose factory type says
+    /// `@MainActor`, installed from nonisolated code; main-actor code resolves them, and no other.
+    @Test func concurrencyScreensModule() async throws {
+        let r = Resolver()
+        r.register { DocURLComponentsService() }
+        r.install(ScreensModule())
+        let walletID = try await MainActor.run {
+            _ = try r.tryResolve(AssetListScreenModel.self)
+            _ = try r.tryResolve(PortfolioScreenModel.self)
+            return try r.tryResolve(WalletScreenModel.self, arguments: "main").walletID
+        }
+        #expect(walletID == "main")
+        let refused = await Task.detached { () -> Bool in
+            do throws(ResolutionError) {
+                _ = try r.tryResolve(PortfolioScreenModel.self)
+                return false
+            } catch {
+                return error.description.contains("is bound to the main actor and was resolved off it")
+            }
+        }.value
+        #expect(refused)
+    }
+
+    /// README.md and ConcurrencyAndTheMainActor.md: the body of a `@MainActor`
+    /// `registerAllServices()`, as the conformance of a type of its own.
+    private enum MainActorRegistrations: MainActorResolverRegistering {
+        @MainActor static func registerAllServices() {
+            Resolver.register { AssetListScreenModel() }
+            Resolver.install(NetworkModule(), AssetsModule())
+        }
+    }
+
+    /// README.md and ConcurrencyAndTheMainActor.md, "Registering everything from main-actor code":
+    /// it runs on the first resolution from main-actor code (in a process of its own, since
+    /// it registers into `Resolver.main`).
+    @Test func concurrencyMainActorRegisterAllServices() async {
+        await #expect(processExitsWith: .success) {
+            msgUseRegisteringHook(MainActorRegistrations.self)
+            await MainActor.run {
+                let screen: AssetListScreenModel = Resolver.main.resolve()
+                _ = screen.service
+            }
+            let isLive = await Task.detached {
+                (Resolver.main.resolve() as DocAutoAssetService).network is DocNetworkService
+            }
+            .value
+            precondition(isLive)
+        }
+    }
+
+    private protocol PriceAPI: AnyObject {
+        func price() -> Double
+    }
+
+    private final class LivePriceAPI: PriceAPI {
+        func price() -> Double { 67_012.45 }
+    }
+
+    private actor PriceStore {
+        let api: any PriceAPI
+        init(api: sending any PriceAPI) { self.api = api }
+        func price() -> Double { api.price() }
+    }
+
+    /// ConcurrencyAndTheMainActor.md, "Passing resolved values to actors".
+    @Test func concurrencyPassingResolvedValuesToActors() async throws {
+        let r = Resolver()
+        r.register(PriceAPI.self) { LivePriceAPI() }
+        let store = Resolver.withContainer(r) { PriceStore(api: Resolver.resolve()) }
+        #expect(await store.price() == 67_012.45)
+        Resolver.withContainer(r) { Resolver.autoregister(PriceStore.init) }
+        let autowired: PriceStore = try r.tryResolve()
+        #expect(await autowired.price() == 67_012.45)
     }
 
     // MARK: Testing.md
