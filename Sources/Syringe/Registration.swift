@@ -83,6 +83,9 @@ public struct Registration<T>: @unchecked Sendable {
     ///     .register { ClassA() }
     ///     .register { ClassB(classA: $0.resolve()) }
     /// ```
+    ///
+    /// As for ``Resolver/register(_:qualifiedBy:name:lifetime:file:line:isolation:factory:)-3fuz9``,
+    /// a factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
     public func register<U>(
         _ type: U.Type = U.self,
@@ -91,10 +94,12 @@ public struct Registration<T>: @unchecked Sendable {
         lifetime: Lifetime? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping () throws -> U
     ) -> Registration<U> {
         resolver.register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers another factory, receiving the container, in the same container.
@@ -106,10 +111,12 @@ public struct Registration<T>: @unchecked Sendable {
         lifetime: Lifetime? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (Resolver) throws -> U
     ) -> Registration<U> {
         resolver.register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers another class in a ``Scope`` with a factory that takes nothing, in the same container.
@@ -142,10 +149,12 @@ public struct Registration<T>: @unchecked Sendable {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (Resolver) throws -> U
     ) -> Registration<U> {
         resolver.register(
-            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers another factory taking runtime arguments, in the same container.
@@ -165,10 +174,12 @@ public struct Registration<T>: @unchecked Sendable {
         _ rest: repeat (each Rest).Type,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (First, repeat each Rest) throws -> U
     ) -> Registration<U> {
         resolver.register(
             type, qualifiedBy: qualifier, name: name, lifetime: lifetime, arguments: first, repeat each rest,
-            file: file, line: line, factory: factory)
+            file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 }

@@ -13,6 +13,11 @@ extension Resolver {
     /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method`` callers receive its
     /// error wrapped in a ``ResolutionError``. Re-registering a key replaces it unless
     /// ``allowsOverrides`` is `false`.
+    ///
+    /// A factory written in main-actor code is isolated to the main actor (a closure takes the
+    /// isolation of the code around it), so the registration is main-actor-bound: resolving it
+    /// off the main actor gives Syringe's message instead of running main-actor code elsewhere.
+    /// (The compiler fills in the trailing `isolation` argument; callers never write it.)
     @discardableResult
     public func register<T>(
         _ type: T.Type = T.self,
@@ -21,11 +26,12 @@ extension Resolver {
         lifetime: Lifetime? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping () throws -> T
     ) -> Registration<T> {
         addProvider(
             Key(T.self, qualifier: qualifier, name: name), make: .simple(factory),
-            lifetime: lifetime, site: SourceLocation(file: file, line: line))
+            lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
     }
 
     /// Registers a factory that receives the resolving container, to resolve its own dependencies.
@@ -33,6 +39,8 @@ extension Resolver {
     /// ```swift
     /// resolver.register { AssetService(network: $0.resolve()) }
     /// ```
+    ///
+    /// A factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
     public func register<T>(
         _ type: T.Type = T.self,
@@ -41,11 +49,12 @@ extension Resolver {
         lifetime: Lifetime? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
         addProvider(
             Key(T.self, qualifier: qualifier, name: name), make: .plain(factory),
-            lifetime: lifetime, site: SourceLocation(file: file, line: line))
+            lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
     }
 
     /// Registers a class in a ``Scope``: everyone resolving it in that scope shares one
@@ -55,6 +64,8 @@ extension Resolver {
     /// resolver.register(scopedTo: RegistrationFlow.self) { User() }
     /// resolver.register(User.self, scopedTo: RegistrationFlow.self, qualifiedBy: Admin.self) { User() }
     /// ```
+    ///
+    /// A factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
     public func register<T: AnyObject>(
         _ type: T.Type = T.self,
@@ -63,14 +74,18 @@ extension Resolver {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping () throws -> T
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .simple(factory), site: SourceLocation(file: file, line: line))
+            make: .simple(factory), site: SourceLocation(file: file, line: line),
+            isMainActorBound: isMainActor(isolation))
     }
 
     /// Registers a class in a ``Scope`` with a factory that receives the resolving container.
+    ///
+    /// A factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
     public func register<T: AnyObject>(
         _ type: T.Type = T.self,
@@ -79,11 +94,13 @@ extension Resolver {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .plain(factory), site: SourceLocation(file: file, line: line))
+            make: .plain(factory), site: SourceLocation(file: file, line: line),
+            isMainActorBound: isMainActor(isolation))
     }
 
     /// Registers an existing instance as a singleton. It is the registration itself, so
@@ -135,6 +152,8 @@ extension Resolver {
     /// The argument types are part of the key. A registration whose only argument is
     /// Optional may also be resolved without arguments (it receives nil). Every resolution
     /// builds a new instance, so such registrations are always transient.
+    ///
+    /// A factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,
@@ -145,12 +164,14 @@ extension Resolver {
         _ rest: repeat (each Rest).Type,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (First, repeat each Rest) throws -> T
     ) -> Registration<T> {
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         let arguments = PackArgumentFactory<T, First, repeat each Rest>(factory)
         return addProvider(
-            key, make: .arguments(arguments), lifetime: lifetime, site: SourceLocation(file: file, line: line))
+            key, make: .arguments(arguments), lifetime: lifetime, site: SourceLocation(file: file, line: line),
+            isMainActorBound: isMainActor(isolation))
     }
 
     /// Registers every module's registrations in this container.
@@ -171,9 +192,9 @@ extension Resolver {
 
     // MARK: Storing
 
-    private func addProvider<T>(_ key: Key, make: Provider<T>.Make, lifetime: Lifetime?, site: SourceLocation)
-        -> Registration<T>
-    {
+    func addProvider<T>(
+        _ key: Key, make: Provider<T>.Make, lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool
+    ) -> Registration<T> {
         if let lifetime, let refusal = Provider<T>.refusal(of: lifetime, for: key) {
             fatalError(refusal, file: site.file, line: site.line)
         }
@@ -182,7 +203,8 @@ extension Resolver {
         }
         let id = RegistrationID.next()
         let provider = Provider<T>(
-            key: key, make: make, id: id, store: TransientStore(), site: site, registry: registry)
+            key: key, make: make, id: id, store: TransientStore(), site: site, registry: registry,
+            isMainActorBound: isMainActorBound)
         store(provider) { leftovers in
             let inherited = registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
             let chosen = lifetime ?? (key.arguments == nil ? inherited : .transient)
@@ -192,12 +214,12 @@ extension Resolver {
         return Registration(provider: provider, resolver: self)
     }
 
-    private func addScoped<T>(_ key: Key, scope: any Scope.Type, make: Provider<T>.Make, site: SourceLocation)
-        -> Registration<T>
-    {
+    func addScoped<T>(
+        _ key: Key, scope: any Scope.Type, make: Provider<T>.Make, site: SourceLocation, isMainActorBound: Bool
+    ) -> Registration<T> {
         let provider = Provider<T>(
             key: key, make: make, id: RegistrationID.next(), store: InstanceStore<T>.scoped(scope), site: site,
-            registry: registry)
+            registry: registry, isMainActorBound: isMainActorBound)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }

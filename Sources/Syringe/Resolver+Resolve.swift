@@ -12,6 +12,10 @@ extension Resolver {
     /// ```
     ///
     /// Asking for `A?` resolves `A`, and yields nil when `A` is not registered.
+    ///
+    /// The value is `sending`, so it goes straight into an actor's initializer:
+    /// `Store(api: resolver.resolve())`. (Values built with runtime arguments may hold those
+    /// arguments, so the argument forms return plain values.)
     /// - SeeAlso: ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method``,
     ///   ``optional(_:scopedTo:qualifiedBy:name:isolation:)-method``
     public func resolve<T>(
@@ -20,7 +24,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> T {
+    ) -> sending T {
         return resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
@@ -36,7 +40,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> U {
+    ) -> sending U {
         let value: T = resolve(T.self, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
         guard let converted = value as? U else {
             let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
@@ -81,7 +85,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> T? {
+    ) -> sending T? {
         do {
             return try resolveValue(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
         } catch {
@@ -123,7 +127,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) throws(ResolutionError) -> T {
+    ) throws(ResolutionError) -> sending T {
         return try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
@@ -214,17 +218,19 @@ extension Resolver {
     /// ```swift
     /// let plugins: [Plugin] = resolver.resolveAll()
     /// ```
-    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] {
-        bootstrapIfPending()
-        let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
-            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
-        }
-        return bindings.sorted { $0.order < $1.order }.map { binding in
-            do throws(ResolutionError) {
-                return try resolveBinding(
-                    unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: nil)
-            } catch {
-                trap(error)
+    public func resolveAll<T>(_ type: T.Type = T.self, isolation: (any Actor)? = #isolation) -> sending [T] {
+        withCallerIsolation(isolation) {
+            bootstrapIfPending()
+            let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
+                allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
+            }
+            return bindings.sorted { $0.order < $1.order }.map { binding in
+                do throws(ResolutionError) {
+                    return try resolveBinding(
+                        unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: nil)
+                } catch {
+                    trap(error)
+                }
             }
         }
     }

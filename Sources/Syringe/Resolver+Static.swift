@@ -15,10 +15,12 @@ extension Resolver {
         lifetime: Lifetime? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping () throws -> T
     ) -> Registration<T> {
         current.register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers a factory that receives the resolving container, in ``current``.
@@ -34,10 +36,12 @@ extension Resolver {
         lifetime: Lifetime? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
         current.register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers a class in a ``Scope``, in ``current``.
@@ -53,10 +57,12 @@ extension Resolver {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping () throws -> T
     ) -> Registration<T> {
         current.register(
-            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers a class in a ``Scope`` with a factory receiving the container, in ``current``.
@@ -68,10 +74,12 @@ extension Resolver {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
         current.register(
-            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Registers an existing instance as a singleton in ``current``.
@@ -122,11 +130,13 @@ extension Resolver {
         _ rest: repeat (each Rest).Type,
         file: StaticString = #fileID,
         line: UInt = #line,
+        isolation: (any Actor)? = #isolation,
         factory: @escaping (First, repeat each Rest) throws -> T
     ) -> Registration<T> {
         current.register(
             type, qualifiedBy: qualifier, name: name, lifetime: lifetime, arguments: first, repeat each rest,
-            file: file, line: line, factory: factory)
+            file: file, line: line, isolation: isolation,
+            factory: factory)
     }
 
     /// Installs modules in ``current``.
@@ -149,7 +159,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> T {
+    ) -> sending T {
         return resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
     }
 
@@ -165,7 +175,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> U {
+    ) -> sending U {
         return current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
@@ -197,7 +207,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) -> T? {
+    ) -> sending T? {
         return current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
@@ -229,7 +239,7 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
         isolation: (any Actor)? = #isolation
-    ) throws(ResolutionError) -> T {
+    ) throws(ResolutionError) -> sending T {
         return try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
     }
 
@@ -251,8 +261,8 @@ extension Resolver {
     /// ```swift
     /// let plugins: [Plugin] = Resolver.resolveAll()
     /// ```
-    public static func resolveAll<T>(_ type: T.Type = T.self) -> [T] {
-        current.resolveAll(type)
+    public static func resolveAll<T>(_ type: T.Type = T.self, isolation: (any Actor)? = #isolation) -> sending [T] {
+        current.resolveAll(type, isolation: isolation)
     }
 
     /// Whether ``current`` (or an ancestor) has a registration for the key.

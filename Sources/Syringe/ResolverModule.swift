@@ -47,10 +47,51 @@ extension ResolverModule {
 ///
 /// While it runs, ``Resolver/current`` is ``Resolver/main``, so its bare `register`
 /// calls land in `main` even when the first resolution happens inside a test container.
-public protocol ResolverRegistering {
-    /// Registers the app's services.
-    static func registerAllServices()
-}
+///
+/// It runs on whichever thread first resolves from `main`, so it is nonisolated. An app whose
+/// registrations are main-actor code writes `@MainActor static func registerAllServices()` and
+/// conforms to ``MainActorResolverRegistering`` instead (a `@MainActor` or `@preconcurrency`
+/// conformance to this protocol would run it, or trap, off the main actor; Swift refuses the
+/// first, as the protocol's metatype is used from any thread).
+#if compiler(>=6.2)
+    public protocol ResolverRegistering: SendableMetatype {
+        /// Registers the app's services.
+        static func registerAllServices()
+    }
+#else
+    public protocol ResolverRegistering {
+        /// Registers the app's services.
+        static func registerAllServices()
+    }
+#endif
+
+/// Lets an app register its services in one place from main-actor code, run once and lazily
+/// before the first resolution from ``Resolver/main``, which must then come from main-actor code.
+///
+/// ```swift
+/// extension Resolver: @retroactive MainActorResolverRegistering {
+///     @MainActor public static func registerAllServices() {
+///         register { AssetListViewModel() }   // main-actor-bound, as every factory written here
+///         install(NetworkModule())            // a module's own factories stay nonisolated
+///     }
+/// }
+/// ```
+///
+/// If the first resolution that reaches `main` runs off the main actor, the program stops with
+/// Syringe's message, before any registration is missing: resolve something from main-actor code
+/// first (at launch, or in a `@MainActor` test). Use ``ResolverRegistering`` for a nonisolated
+/// `registerAllServices()`; a type conforming to both runs that one, and writes it `nonisolated`.
+#if compiler(>=6.2)
+    public protocol MainActorResolverRegistering: SendableMetatype {
+        /// Registers the app's services, on the main actor.
+        @MainActor static func registerAllServices()
+    }
+#else
+    public protocol MainActorResolverRegistering {
+        /// Registers the app's services, on the main actor.
+        @MainActor static func registerAllServices()
+    }
+#endif
 
 /// A place in the source, captured at registration and by property wrappers.
 struct SourceLocation: Sendable, CustomStringConvertible {

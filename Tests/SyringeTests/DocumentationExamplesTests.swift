@@ -917,47 +917,150 @@ private func docText(_ text: String) -> String {
         @Inject var service: DocURLComponentsService
     }
 
-    /// Containers.md and README.md, "Main-actor types": the snippet, compiled. It runs only where the main
-    /// actor is the process's main thread (see the known issue in that section: on Linux, once
-    /// an async program has suspended, the main actor runs on another thread and the check
-    /// rejects it).
+    /// README.md and ConcurrencyAndTheMainActor.md, "Main-actor types": the snippet, compiled and run (on Linux
+    /// too, where the main actor runs on another thread than the process's main one).
+    private static let registerScreensLine = #line + 2
     @MainActor private static func registerScreens() {
-        Resolver.registerMainActor { AssetListScreenModel() }
+        Resolver.register { AssetListScreenModel() }  // main-actor-bound
+    }
+
+    private static func registerScreensFromNonisolatedCode() {
+        Resolver.register { @MainActor in AssetListScreenModel() }  // the same, said explicitly
     }
 
     @MainActor private static func makeAssetListScreen() -> AssetListScreenModel {
         Resolver.resolve()
     }
 
-    /// Containers.md, "Main-actor types": resolving off the main actor throws Syringe's message.
-    @Test func containersMainActor() async throws {
+    /// README.md and ConcurrencyAndTheMainActor.md, "Main-actor types": main-actor code resolves; a detached
+    /// task gets the message shown there.
+    @Test func mainActorTypes() async throws {
         let r = Resolver()
         r.register { DocURLComponentsService() }
-        #if canImport(Darwin)
-            await MainActor.run {
-                Resolver.withContainer(r) {
-                    Self.registerScreens()
-                    _ = Self.makeAssetListScreen()
-                }
+        Resolver.withContainer(r) { Self.registerScreensFromNonisolatedCode() }
+        await MainActor.run {
+            Resolver.withContainer(r) {
+                _ = Self.makeAssetListScreen()
+                Self.registerScreens()
+                _ = Self.makeAssetListScreen()
             }
-        #else
-            r.registerMainActor { AssetListScreenModel() }
-        #endif
+        }
 
         let message = await Task.detached {
             do throws(ResolutionError) {
                 _ = try r.tryResolve(AssetListScreenModel.self)
                 return ""
             } catch {
-                return docMessage(error, container: r)
+                return docText(
+                    error.description
+                        .replacingOccurrences(
+                            of: "SyringeTests/DocumentationExamplesTests.swift:\(Self.registerScreensLine)",
+                            with: "MyApp/Screens.swift:12"
+                        )
+                        .replacingOccurrences(of: "in container \(r.name)", with: "in container main"))
             }
         }.value
         #expect(
             message == """
-                Syringe: AssetListScreenModel is registered with registerMainActor and was resolved off the main actor
-                  resolve it from @MainActor code, or hop there first: await MainActor.run { … }
+                Syringe: AssetListScreenModel is bound to the main actor and was resolved off it
                   in container main
+                  its factory, registered at MyApp/Screens.swift:12, is isolated to the main actor (written in @MainActor code, or a @MainActor function)
+                  resolve it from @MainActor code, or hop there first: await MainActor.run { … }
+                  a factory that need not run on the main actor can be registered from nonisolated code (a ResolverModule, say)
                 """)
+    }
+
+    @MainActor private final class WalletScreenModel {
+        let walletID: String
+        init(walletID: String) { self.walletID = walletID }
+    }
+
+    @MainActor private final class PortfolioScreenModel {
+        let service: DocURLComponentsService
+        init(service: DocURLComponentsService) { self.service = service }
+    }
+
+    private struct ScreensModule: ResolverModule {
+        func register(in resolver: Resolver) {
+            resolver.register { @MainActor in AssetListScreenModel() }
+            resolver.register(arguments: String.self) { @MainActor id in WalletScreenModel(walletID: id) }
+            resolver.autoregister(PortfolioScreenModel.init)  // a @MainActor initializer
+        }
+    }
+
+    /// ConcurrencyAndTheMainActor.md, "Main-actor types": the forms whose factory type says
+    /// `@MainActor`, installed from nonisolated code; main-actor code resolves them, and no other.
+    @Test func concurrencyScreensModule() async throws {
+        let r = Resolver()
+        r.register { DocURLComponentsService() }
+        r.install(ScreensModule())
+        let walletID = try await MainActor.run {
+            _ = try r.tryResolve(AssetListScreenModel.self)
+            _ = try r.tryResolve(PortfolioScreenModel.self)
+            return try r.tryResolve(WalletScreenModel.self, arguments: "main").walletID
+        }
+        #expect(walletID == "main")
+        let refused = await Task.detached { () -> Bool in
+            do throws(ResolutionError) {
+                _ = try r.tryResolve(PortfolioScreenModel.self)
+                return false
+            } catch {
+                return error.description.contains("is bound to the main actor and was resolved off it")
+            }
+        }.value
+        #expect(refused)
+    }
+
+    /// README.md and ConcurrencyAndTheMainActor.md: the body of a `@MainActor`
+    /// `registerAllServices()`, as the conformance of a type of its own.
+    private enum MainActorRegistrations: MainActorResolverRegistering {
+        @MainActor static func registerAllServices() {
+            Resolver.register { AssetListScreenModel() }
+            Resolver.install(NetworkModule(), AssetsModule())
+        }
+    }
+
+    /// README.md and ConcurrencyAndTheMainActor.md, "Registering everything from main-actor code":
+    /// it runs on the first resolution from main-actor code (in a process of its own, since
+    /// it registers into `Resolver.main`).
+    @Test func concurrencyMainActorRegisterAllServices() async {
+        await #expect(processExitsWith: .success) {
+            msgUseRegisteringHook(MainActorRegistrations.self)
+            await MainActor.run {
+                let screen: AssetListScreenModel = Resolver.main.resolve()
+                _ = screen.service
+            }
+            let isLive = await Task.detached {
+                (Resolver.main.resolve() as DocAutoAssetService).network is DocNetworkService
+            }
+            .value
+            precondition(isLive)
+        }
+    }
+
+    private protocol PriceAPI: AnyObject {
+        func price() -> Double
+    }
+
+    private final class LivePriceAPI: PriceAPI {
+        func price() -> Double { 67_012.45 }
+    }
+
+    private actor PriceStore {
+        let api: any PriceAPI
+        init(api: sending any PriceAPI) { self.api = api }
+        func price() -> Double { api.price() }
+    }
+
+    /// ConcurrencyAndTheMainActor.md, "Passing resolved values to actors".
+    @Test func concurrencyPassingResolvedValuesToActors() async throws {
+        let r = Resolver()
+        r.register(PriceAPI.self) { LivePriceAPI() }
+        let store = Resolver.withContainer(r) { PriceStore(api: Resolver.resolve()) }
+        #expect(await store.price() == 67_012.45)
+        Resolver.withContainer(r) { Resolver.autoregister(PriceStore.init) }
+        let autowired: PriceStore = try r.tryResolve()
+        #expect(await autowired.price() == 67_012.45)
     }
 
     // MARK: Testing.md

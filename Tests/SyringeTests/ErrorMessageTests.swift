@@ -45,6 +45,12 @@ struct MsgValue {}
 protocol MsgUnrelated {}
 final class MsgPlain {}
 @MainActor final class MsgMainModel {}
+final class MsgMainConsumer {
+    init(model: MsgMainModel) {}
+}
+enum MsgMainActorHook: MainActorResolverRegistering {
+    @MainActor static func registerAllServices() {}
+}
 final class MsgDuplicate {}
 final class MsgDeep {}
 protocol MsgPeer: AnyObject {}
@@ -781,9 +787,11 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 
     // MARK: Main actor
 
-    @Test func mainActorRegistrationResolvedOffTheMainThread() {
+    @Test func mainActorRegistrationResolvedOffTheMainThread() async {
         let r = Resolver(id: "msg-main-actor")
-        r.registerMainActor { MsgMainModel() }
+        await MainActor.run {
+            _ = r.register(file: "Screens.swift", line: 40) { MsgMainModel() }
+        }
         let error = MsgBox<ResolutionError>()
         let finished = onThread {
             error.value = thrown { try r.tryResolve(MsgMainModel.self) }
@@ -792,9 +800,31 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         #expect(
             error.value?.description
                 == lines(
-                    "Syringe: MsgMainModel is registered with registerMainActor and was resolved off the main actor",
+                    "Syringe: MsgMainModel is bound to the main actor and was resolved off it",
+                    "  in container msg-main-actor",
+                    "  its factory, registered at Screens.swift:40, is isolated to the main actor (written in "
+                        + "@MainActor code, or a @MainActor function)",
                     "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
-                    "  in container msg-main-actor"))
+                    "  a factory that need not run on the main actor can be registered from nonisolated code "
+                        + "(a ResolverModule, say)"))
+    }
+
+    @Test func mainActorRegistrationResolvedOffTheMainActorThroughAPath() async {
+        let r = Resolver(id: "msg-main-actor-path")
+        r.register { MsgMainConsumer(model: try $0.tryResolve()) }
+        r.register(file: "Screens.swift", line: 41) { @MainActor in MsgMainModel() }
+        let error = await Task.detached { thrown { try r.tryResolve(MsgMainConsumer.self) } }.value
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: MsgMainModel is bound to the main actor and was resolved off it",
+                    "  while resolving MsgMainConsumer → MsgMainModel",
+                    "  in container msg-main-actor-path",
+                    "  its factory, registered at Screens.swift:41, is isolated to the main actor (written in "
+                        + "@MainActor code, or a @MainActor function)",
+                    "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
+                    "  a factory that need not run on the main actor can be registered from nonisolated code "
+                        + "(a ResolverModule, say)"))
     }
 
     // MARK: Stops (exit tests)
@@ -917,7 +947,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func mainActorRegistrationResolvedOffTheMainThreadStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver(id: "msg-main-actor-trap")
-            r.registerMainActor { MsgMainModel() }
+            r.register(file: "Screens.swift", line: 42) { @MainActor in MsgMainModel() }
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
                 _ = r.resolve(MsgMainModel.self)
@@ -927,9 +957,33 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             done.wait()
         }
         let expected = lines(
-            "Syringe: MsgMainModel is registered with registerMainActor and was resolved off the main actor",
+            "Syringe: MsgMainModel is bound to the main actor and was resolved off it",
+            "  in container msg-main-actor-trap",
+            "  its factory, registered at Screens.swift:42, is isolated to the main actor (written in "
+                + "@MainActor code, or a @MainActor function)",
             "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
-            "  in container msg-main-actor-trap")
+            "  a factory that need not run on the main actor can be registered from nonisolated code "
+                + "(a ResolverModule, say)")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    @Test func mainActorRegisteringHookReachedOffTheMainActorStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            msgUseRegisteringHook(MsgMainActorHook.self)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = Resolver.main.optional(MsgPlain.self)
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        let expected = lines(
+            "Syringe: registerAllServices() is isolated to the main actor (MainActorResolverRegistering) and the "
+                + "first resolution that reaches main ran off the main actor, so it could not run",
+            "  resolve something from @MainActor code first (at launch, or in a @MainActor test), or conform to "
+                + "ResolverRegistering with a nonisolated registerAllServices() (main-actor types are then registered "
+                + "with register { @MainActor in … })")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
 }

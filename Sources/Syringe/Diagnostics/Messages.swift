@@ -29,9 +29,7 @@ enum Messages {
                 lines.append("  register it as .singleton or .transient, or make the type a class")
             }
         case .offMainActor:
-            lines.append(
-                "Syringe: \(error.requested) is registered with registerMainActor and was resolved off the main actor")
-            lines.append("  resolve it from @MainActor code, or hop there first: await MainActor.run { … }")
+            lines.append(offMainActorHeadline(error.requested))
         case .notConvertible(let type):
             let names = distinctTypeNames([type, error.key.type])
             let requested = error.key.description(typeName: names[1])
@@ -202,5 +200,32 @@ enum Messages {
         return "Syringe: resolving \(error.requested) went \(error.path.count) levels deep and the main thread's stack "
             + "is nearly used up; a registration with arguments probably resolves itself without end, or the graph "
             + "is too deep to build on the main thread"
+    }
+
+    // MARK: Main actor
+
+    static func offMainActorHeadline(_ requested: String) -> String {
+        "Syringe: \(requested) is bound to the main actor and was resolved off it"
+    }
+
+    /// Why a registration is main-actor-bound, and the fixes.
+    static func offMainActorSuggestions(registeredAt site: SourceLocation) -> [String] {
+        [
+            "its factory, registered at \(site), is isolated to the main actor (written in @MainActor code, "
+                + "or a @MainActor function)",
+            "resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
+            "a factory that need not run on the main actor can be registered from nonisolated code "
+                + "(a ResolverModule, say)",
+        ]
+    }
+
+    static func mainActorBootstrapOffMainActor() -> String {
+        """
+        Syringe: registerAllServices() is isolated to the main actor (MainActorResolverRegistering) and the \
+        first resolution that reaches main ran off the main actor, so it could not run
+          resolve something from @MainActor code first (at launch, or in a @MainActor test), or conform to \
+        ResolverRegistering with a nonisolated registerAllServices() (main-actor types are then registered with \
+        register { @MainActor in … })
+        """
     }
 }

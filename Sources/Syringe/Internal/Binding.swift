@@ -20,10 +20,14 @@ class AnyBinding {
     @exclusivity(unchecked) var observedDependencies = KeyList()
     /// The scope the registry filed it under, if any. Lock held.
     var indexedScope: ObjectIdentifier?
+    /// Whether the factory is isolated to the main actor, so that every resolution must run on
+    /// it (decided at registration; a key written by `.implements` takes its target's).
+    let isMainActorBound: Bool
 
-    init(key: Key, site: SourceLocation, origin: AnyBinding? = nil) {
+    init(key: Key, site: SourceLocation, origin: AnyBinding? = nil, isMainActorBound: Bool = false) {
         self.key = key
         self.site = site
+        self.isMainActorBound = origin?.isMainActorBound ?? isMainActorBound
         originReference = origin ?? self
     }
 

@@ -17,21 +17,34 @@ extension Resolver {
             let main = Resolver.main.registry
             let pending = registryLock.withReadLock(state.stripe) { main.bootstrapPending }
             guard pending else { return }
-            if let registering = (Resolver.self as Any.Type) as? any ResolverRegistering.Type {
-                let outerContainer = state.containerReference
-                state.isBootstrapping = true
-                state.containerReference = nil
-                defer {
-                    state.isBootstrapping = false
-                    state.containerReference = outerContainer
-                }
-                Resolver.withContainer(.main) { registering.registerAllServices() }
+            if let registering = Self.registeringType as? any ResolverRegistering.Type {
+                runRegistrations(state) { registering.registerAllServices() }
+            } else if let registering = Self.registeringType as? any MainActorResolverRegistering.Type {
+                // Stops before anything is marked done: nothing runs main-actor code elsewhere.
+                guard state.isOnMainActor else { fatalError(Messages.mainActorBootstrapOffMainActor()) }
+                runRegistrations(state) { callOnMainActor { registering.registerAllServices() } }
             }
             let contributed = Self.takeBootstrapModules()
             if !contributed.isEmpty { Resolver.main.install(contributed) }
             registryLock.withWriteLock { main.bootstrapPending = false }
         }
     }
+
+    /// Runs an app's `registerAllServices()` with ``Resolver/current`` bound to ``main``.
+    private func runRegistrations(_ state: ThreadState, _ body: () -> Void) {
+        let outerContainer = state.containerReference
+        state.isBootstrapping = true
+        state.containerReference = nil
+        defer {
+            state.isBootstrapping = false
+            state.containerReference = outerContainer
+        }
+        Resolver.withContainer(.main) { body() }
+    }
+
+    /// The type whose `ResolverRegistering` or `MainActorResolverRegistering` conformance runs:
+    /// `Resolver`, which an app extends. Tests set another before the first resolution.
+    nonisolated(unsafe) static var registeringType: Any.Type = Resolver.self
 
     fileprivate static let bootstrapLock = Lock()
 

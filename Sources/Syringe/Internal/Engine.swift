@@ -158,6 +158,9 @@ extension Resolver {
         var lookup = binding.lookupLocked(in: cache, state: state)
         registryLock.unlockRead(stripe: state.stripe)
         if _slowPath(isNewEdge) { recordEdge(to: key, state: state) }
+        if _slowPath(binding.isMainActorBound) {
+            try requireMainActor(for: binding, key: key, site: site, state: state)
+        }
         if case .needsIsolatedCopy = lookup, case .container(let container) = cache {
             lookup = registryLock.withWriteLock { leftovers in
                 binding.makeIsolatedCopyLocked(in: container, leftovers: &leftovers)

@@ -27,7 +27,10 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// Whether there is a step. Lock held.
     private var hasCompletion = false
 
-    init(key: Key, make: Make, id: RegistrationID, store: InstanceStore<T>, site: SourceLocation, registry: Registry) {
+    init(
+        key: Key, make: Make, id: RegistrationID, store: InstanceStore<T>, site: SourceLocation, registry: Registry,
+        isMainActorBound: Bool = false
+    ) {
         self.make = make
         switch make {
         case .simple(let factory):
@@ -43,15 +46,18 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         self.id = id
         self.store = store
         self.registry = registry
-        super.init(key: key, site: site)
+        super.init(key: key, site: site, isMainActorBound: isMainActorBound)
         storeChangedLocked()
     }
 
     /// Brings the fields the non-generic resolution path reads in line with the store.
     /// Lock held (or not yet shared).
+    ///
+    /// A main-actor-bound registration takes neither fast path, so that every resolution of it
+    /// is checked (``Resolver/requireMainActor(for:key:site:state:)``) and no other pays for it.
     private func storeChangedLocked() {
-        cachedSlot = store.strongSlot
-        isPlainTransient = store.isTransient && key.arguments == nil && !hasCompletion
+        cachedSlot = isMainActorBound ? nil : store.strongSlot
+        isPlainTransient = !isMainActorBound && store.isTransient && key.arguments == nil && !hasCompletion
     }
 
     override var provider: any ErasedProvider { self }

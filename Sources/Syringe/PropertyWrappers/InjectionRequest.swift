@@ -23,6 +23,15 @@ struct InjectionRequest: @unchecked Sendable {
     /// The isolation to report to a main-actor-bound registration.
     var isolation: (any Actor)? { isOnMainActor ? MainActor.shared : nil }
 
+    /// The request for a resolution that happens later (a `@LazyInject` property's first read):
+    /// where the object was created says nothing about where it is read, so only the read's own
+    /// context counts (the resolution in progress on its thread, or the main thread or queue).
+    var deferred: InjectionRequest {
+        var request = self
+        request.isOnMainActor = false
+        return request
+    }
+
     func resolve<T>(in resolver: Resolver) -> T {
         resolver.resolveOrTrap(key, site: site, isolation: isolation)
     }

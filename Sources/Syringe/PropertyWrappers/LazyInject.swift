@@ -132,10 +132,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
 
     init(_ request: InjectionRequest, weakly: Bool = false) {
         let resolver = request.resolver()
-        var request = request
-        // An object created by a factory that a main-actor caller is resolving was created on
-        // the main actor too, even where the wrapper's own default argument cannot tell.
-        if !request.isOnMainActor { request.isOnMainActor = ThreadState.current.callerIsOnMainActor }
+        let request = request.deferred
         // Weak: an instance the container caches must not keep that container alive.
         make = { [request, weak resolver] in
             guard let resolver else { fatalError(Messages.lazyContainerGone(site: request.site)) }
