@@ -63,14 +63,90 @@ extension Resolver {
         }
     }
 
+    /// Registers `initializer` for `service` only (SwinjectAutoregistration's shape), each of its
+    /// parameters resolved from the container: the implementation type stays unregistered.
+    ///
+    /// ```swift
+    /// resolver.autoregister(NetworkServiceProtocol.self, initializer: NetworkService.init)
+    /// resolver.autoregister(User.self, initializer: User.init, scopedTo: RegistrationFlow.self)
+    /// ```
+    ///
+    /// The instance the initializer builds must be a `Service`; one that is not is reported as
+    /// the resolution's error. With `scopedTo:` the registration lives in the scope (and takes
+    /// no lifetime), as `register(scopedTo:)` does.
+    @discardableResult
+    public func autoregister<Service, T, each Dependency>(
+        _ service: Service.Type,
+        initializer: sending @escaping (repeat each Dependency) throws -> T,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        let key = Key(Service.self, qualifier: qualifier, scope: scope, name: name)
+        return autoregister(
+            (repeat (each Dependency).self), key: key, scope: scope, lifetime: lifetime,
+            site: SourceLocation(file: file, line: line), isMainActorBound: false
+        ) { resolver in
+            let instance = try initializer(repeat try resolver.tryResolve((each Dependency).self))
+            guard let converted = instance as? Service else {
+                let state = ThreadState.current
+                throw ResolutionError(
+                    .notConvertible(from: type(of: instance as Any)), key: key, path: state.path, container: resolver,
+                    site: nil)
+            }
+            return converted
+        }
+    }
+
+    /// Registers a type whose initializer's parameters are each resolved, in a ``Scope``.
+    ///
+    /// ```swift
+    /// resolver.autoregister(User.init, scopedTo: RegistrationFlow.self)
+    /// ```
+    @discardableResult
+    public func autoregister<T, each Dependency>(
+        _ initializer: sending @escaping (repeat each Dependency) throws -> T,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        autoregister(
+            (repeat (each Dependency).self), key: Key(T.self, qualifier: qualifier, scope: scope, name: name),
+            scope: scope, lifetime: nil, site: SourceLocation(file: file, line: line), isMainActorBound: false
+        ) { resolver in
+            try initializer(repeat try resolver.tryResolve((each Dependency).self))
+        }
+    }
+
     /// Registers `make`, declaring `dependencies` as what it resolves.
     private func autoregister<T, each Dependency>(
         _ dependencies: (repeat (each Dependency).Type), qualifiedBy qualifier: (any Qualifier.Type)?, name: String?,
         lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool, make: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
-        let registration: Registration<T> = addProvider(
-            Key(T.self, qualifier: qualifier, name: name), make: .plain(make), lifetime: lifetime, site: site,
-            isMainActorBound: isMainActorBound)
+        autoregister(
+            (repeat each dependencies), key: Key(T.self, qualifier: qualifier, name: name), scope: nil,
+            lifetime: lifetime, site: site, isMainActorBound: isMainActorBound, make: make)
+    }
+
+    /// Registers `make` under `key` (in `scope`, if given), declaring `dependencies` as what it resolves.
+    private func autoregister<T, each Dependency>(
+        _ dependencies: (repeat (each Dependency).Type), key: Key, scope: (any Scope.Type)?, lifetime: Lifetime?,
+        site: SourceLocation, isMainActorBound: Bool, make: @escaping (Resolver) throws -> T
+    ) -> Registration<T> {
+        if scope != nil, let lifetime {
+            fatalError(Messages.scopedLifetime(key, lifetime: lifetime.description), file: site.file, line: site.line)
+        }
+        let registration: Registration<T> =
+            if let scope {
+                addScoped(key, scope: scope, make: .plain(make), site: site, isMainActorBound: isMainActorBound)
+            } else {
+                addProvider(key, make: .plain(make), lifetime: lifetime, site: site, isMainActorBound: isMainActorBound)
+            }
         var keys: [Key] = []
         for type in repeat each dependencies { keys.append(Key(type)) }
         registryLock.withWriteLock { registration.provider.declaredDependencies = keys }
@@ -112,5 +188,26 @@ extension Resolver {
     ) -> Registration<T> {
         current.autoregister(
             initializer, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line)
+    }
+
+    /// Registers, in ``current``, `initializer` for `service` only, each of its parameters resolved.
+    ///
+    /// ```swift
+    /// Resolver.autoregister(NetworkServiceProtocol.self, initializer: NetworkService.init)
+    /// ```
+    @discardableResult
+    public static func autoregister<Service, T, each Dependency>(
+        _ service: Service.Type,
+        initializer: sending @escaping (repeat each Dependency) throws -> T,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        current.autoregister(
+            service, initializer: initializer, scopedTo: scope, qualifiedBy: qualifier, name: name, lifetime: lifetime,
+            file: file, line: line)
     }
 }

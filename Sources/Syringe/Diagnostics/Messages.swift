@@ -30,6 +30,11 @@ enum Messages {
             }
         case .offMainActor:
             lines.append(offMainActorHeadline(error.requested))
+        case .producedNil:
+            lines.append("Syringe: the factory for \(error.requested) produced nil")
+            lines.append(
+                "  it is registered with a factory that may yield no value; ask for it with optional() or "
+                    + "@OptionalInject, or let the factory always return one")
         case .notConvertible(let type):
             let names = distinctTypeNames([type, error.key.type])
             let requested = error.key.description(typeName: names[1])

@@ -28,6 +28,9 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case notConvertible(from: Any.Type)
         /// A main-actor-bound registration was resolved off the main actor.
         case offMainActor
+        /// A registration whose factory may yield no value produced nil (`optional()` and
+        /// `@OptionalInject` give nil instead).
+        case producedNil
     }
 
     /// What went wrong.

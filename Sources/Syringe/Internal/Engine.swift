@@ -105,8 +105,14 @@ extension Resolver {
             return try resolveAlternatives(for: key, arguments: arguments, state: state, site: site)
         }
         let binding = unsafeDowncast(found.binding, to: Binding<T>.self)
-        return try resolveFoundLocked(
-            binding, key: key, cache: found.cache, owner: found.owner, arguments: arguments, site: site, state: state)
+        let depth = state.depth
+        do {
+            return try resolveFoundLocked(
+                binding, key: key, cache: found.cache, owner: found.owner, arguments: arguments, site: site,
+                state: state)
+        } catch  where error.yieldsNothing(for: key, atDepth: depth) {
+            return nil
+        }
     }
 
     /// The general resolution, entered with the read lock held, which it releases: everything
@@ -374,5 +380,14 @@ extension Optional: OptionalResolvable {
     ) throws(ResolutionError) -> Any {
         let value: Wrapped? = try resolver.resolveValue(key.with(type: Wrapped.self), arguments: arguments, site: site)
         return value as Any
+    }
+}
+
+extension ResolutionError {
+    /// Whether this is the registration of `key` itself producing nil, asked for at `depth`
+    /// (not one of its dependencies doing so further down).
+    func yieldsNothing(for requested: Key, atDepth depth: Int) -> Bool {
+        guard case .producedNil = reason else { return false }
+        return key == requested && path.count == depth + 1
     }
 }

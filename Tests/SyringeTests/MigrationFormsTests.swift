@@ -1,0 +1,131 @@
+import Syringe
+import Testing
+
+// Forms migrating code needs: `autoregister` of a service type or in a scope, and
+// registrations whose factory may yield no value.
+
+private protocol MFNetworking: AnyObject {}
+private final class MFNetwork: MFNetworking {
+    init() {}
+}
+private final class MFURLs {
+    init() {}
+}
+private final class MFService: MFNetworking {
+    let urls: MFURLs
+    init(urls: MFURLs) { self.urls = urls }
+}
+private enum MFFlow: Scope {}
+private enum MFStaging: Qualifier {}
+private final class MFUser {
+    let urls: MFURLs
+    init(urls: MFURLs) { self.urls = urls }
+}
+private final class MFNotNetworking {
+    init() {}
+}
+private final class MFDevice: @unchecked Sendable {
+    var identifier: String?
+    init(identifier: String?) { self.identifier = identifier }
+}
+private final class MFNeedsIdentifier {
+    let identifier: String
+    init(identifier: String) { self.identifier = identifier }
+}
+
+@Suite struct MigrationFormsTests {
+    // MARK: autoregister
+
+    @Test func autoregisterForAServiceTypeRegistersOnlyTheService() {
+        let r = Resolver()
+        r.register { MFURLs() }
+        r.autoregister(MFNetworking.self, initializer: MFService.init, lifetime: .singleton)
+        let network: MFNetworking = r.resolve()
+        #expect(network is MFService)
+        #expect((r.resolve() as MFNetworking) === network)
+        #expect(!r.isRegistered(MFService.self))
+        #expect(r.verify().isValid)
+    }
+
+    @Test func autoregisterWithQualifierAndName() {
+        let r = Resolver()
+        r.autoregister(MFNetworking.self, initializer: MFNetwork.init, qualifiedBy: MFStaging.self, name: "eu")
+        #expect(r.optional(MFNetworking.self, qualifiedBy: MFStaging.self, name: "eu") != nil)
+        #expect(r.optional(MFNetworking.self) == nil)
+    }
+
+    @Test func autoregisterInAScope() {
+        let r = Resolver()
+        r.register { MFURLs() }
+        r.autoregister(MFUser.init, scopedTo: MFFlow.self)
+        let user: MFUser = r.resolve(scopedTo: MFFlow.self)
+        #expect((r.resolve(scopedTo: MFFlow.self) as MFUser) === user)
+        r.autoregister(MFNetworking.self, initializer: MFNetwork.init, scopedTo: MFFlow.self)
+        let network: MFNetworking = r.resolve(scopedTo: MFFlow.self)
+        #expect((r.resolve(scopedTo: MFFlow.self) as MFNetworking) === network)
+    }
+
+    @Test func anInstanceThatIsNotTheServiceIsReported() {
+        let r = Resolver()
+        r.autoregister(MFNetworking.self, initializer: MFNotNetworking.init)
+        let error = #expect(throws: ResolutionError.self) { try r.tryResolve(MFNetworking.self) }
+        guard case .notConvertible = error?.reason else {
+            Issue.record("expected notConvertible, got \(String(describing: error?.reason))")
+            return
+        }
+    }
+
+    // MARK: Factories that may yield no value
+
+    @Test func aFactoryYieldingNilGivesNilToOptional() {
+        let r = Resolver()
+        let device = MFDevice(identifier: nil)
+        r.register(String.self, name: "idfv") { device.identifier }
+        #expect(r.optional(String.self, name: "idfv") == nil)
+        device.identifier = "ABC"
+        #expect(r.optional(String.self, name: "idfv") == "ABC")
+        #expect(r.resolve(String.self, name: "idfv") == "ABC")
+    }
+
+    @Test func optionalInjectGetsNil() {
+        final class Holder { @OptionalInject(name: "idfv") var idfv: String? }
+        let r = Resolver()
+        r.register(String.self, name: "idfv") { () -> String? in nil }
+        #expect(Resolver.withContainer(r) { Holder() }.idfv == nil)
+    }
+
+    @Test func resolveSaysTheFactoryProducedNil() {
+        let r = Resolver(id: "mf-produced-nil")
+        r.register(String.self, name: "idfv") { () -> String? in nil }
+        let error = #expect(throws: ResolutionError.self) { try r.tryResolve(String.self, name: "idfv") }
+        #expect(
+            error?.description == """
+                Syringe: the factory for String named "idfv" produced nil
+                  it is registered with a factory that may yield no value; ask for it with optional() or \
+                @OptionalInject, or let the factory always return one
+                  in container mf-produced-nil
+                """)
+    }
+
+    @Test func aDependencyYieldingNilIsStillAFailureOfItsDependent() {
+        let r = Resolver()
+        r.register(String.self) { () -> String? in nil }
+        r.register { try MFNeedsIdentifier(identifier: $0.tryResolve()) }
+        #expect(throws: ResolutionError.self) { try r.tryResolve(MFNeedsIdentifier.self) }
+    }
+
+    @Test func verifyDoesNotCountAFactoryYieldingNilAsAFailure() {
+        let r = Resolver()
+        r.register(String.self, name: "idfv") { () -> String? in nil }
+        let report = r.verify()
+        #expect(report.isValid, "\(report)")
+    }
+
+    @Test func anInferredOptionalStillRegistersTheOptional() {
+        let r = Resolver()
+        let value: String? = "x"
+        r.register { value }
+        #expect(r.isRegistered(String?.self))
+        #expect(!r.isRegistered(String.self))
+    }
+}
