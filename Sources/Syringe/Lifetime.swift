@@ -9,7 +9,9 @@
 ///
 /// The default is ``transient``; change it per container with ``Resolver/defaultLifetime-property``.
 /// - SeeAlso: ``Scope`` for named sharing groups.
-public enum Lifetime: Sendable, Hashable, CustomStringConvertible {
+// Unchecked: the only payload that is not `Sendable` to the compiler is a scope's metatype, which
+// is immutable and safe to share.
+public enum Lifetime: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// A new instance on every resolution.
     case transient
     /// One instance per registration, kept until dropped or the owning container is deallocated.

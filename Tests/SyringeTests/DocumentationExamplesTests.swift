@@ -1286,6 +1286,9 @@ private func docText(_ text: String) -> String {
             Resolver.register(scopedTo: DocRegistrationFlow.self) { DocUser() }
             Resolver.registerSingleton(Worker2.self, MySingleton2.shared)
             Resolver.register { try ReadmeAssetService(network: $0.tryResolve()) }
+            let device = (identifier: String?.none, unused: 0)
+            Resolver.register(String.self, name: "idfv") { device.identifier }  // may yield no value (a String?)
+            #expect(Resolver.optional(String.self, name: "idfv") == nil)
 
             Resolver.register { DocURLComponentsService() }
                 .lifetime(.singleton)

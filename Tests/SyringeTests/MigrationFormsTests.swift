@@ -129,3 +129,17 @@ private final class MFNeedsIdentifier {
         #expect(!r.isRegistered(String.self))
     }
 }
+
+/// The twin of ArgumentsAndAutowiring.md, "Autowiring initializers": the service-type form.
+@Suite struct AutoregisterServiceDocumentationTests {
+    @Test func serviceTypeForms() {
+        let r = Resolver()
+        Resolver.withContainer(r) {
+            Resolver.register { MFURLs() }
+            Resolver.autoregister(MFNetworking.self, initializer: MFNetwork.init)
+            Resolver.autoregister(MFUser.self, initializer: MFUser.init, scopedTo: MFFlow.self)
+            #expect(Resolver.optional(MFNetworking.self) != nil)
+            #expect(Resolver.optional(MFUser.self, scopedTo: MFFlow.self) != nil)
+        }
+    }
+}
