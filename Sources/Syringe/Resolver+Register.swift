@@ -12,7 +12,7 @@ extension Resolver {
     ///
     /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method`` callers receive its
     /// error wrapped in a ``ResolutionError``. Re-registering a key replaces it unless
-    /// ``allowsOverrides`` is `false`.
+    /// ``allowsOverrides-property`` is `false`.
     ///
     /// A factory written in main-actor code is isolated to the main actor (a closure takes the
     /// isolation of the code around it), so the registration is main-actor-bound: resolving it

@@ -118,7 +118,7 @@ open class Resolver: @unchecked Sendable {
         set { registryLock.withWriteLock { registry.defaultLifetime = newValue } }
     }
 
-    /// The default lifetime of every container that does not set its own ``defaultLifetime``,
+    /// The default lifetime of every container that does not set its own ``defaultLifetime-property``,
     /// main and those made later included: Resolver's process-wide `defaultScope`. It applies
     /// to the registrations made after it is set.
     ///

@@ -1,4 +1,4 @@
-/// A group of registrations, installed together with ``Resolver/install(_:)-type.method``.
+/// A group of registrations, installed together with ``Resolver/install(_:)-7uzas``.
 ///
 /// ```swift
 /// struct NetworkModule: ResolverModule {
