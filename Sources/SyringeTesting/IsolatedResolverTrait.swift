@@ -16,14 +16,37 @@ import Testing
 ///
 /// On a suite, the suite gets a container and each of its tests a child of it.
 public struct IsolatedResolverTrait: TestTrait, SuiteTrait, TestScoping {
+    /// `true`: on a suite, the trait applies to every test and nested suite in it.
+    ///
+    /// ```swift
+    /// @Suite(.isolatedResolver) struct CheckoutTests {
+    ///     @Suite struct Payment { @Test func charges() { … } }   // isolated too
+    /// }
+    /// ```
     public var isRecursive: Bool { true }
 
     /// A container for the suite itself, and one for each test case (nested in its suite's).
+    ///
+    /// Swift Testing calls it; a parameterized test gets one container per argument:
+    ///
+    /// ```swift
+    /// @Test(.isolatedResolver, arguments: ["staging", "production"])
+    /// func connects(to environment: String) { Resolver.register(name: environment) { … } }
+    /// ```
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         if test.isSuite { return self }
         return testCase == nil ? nil : self
     }
 
+    /// Runs `function` inside `Resolver.withTestContainer`, so that `Resolver.current` is a new
+    /// test container for its duration. Swift Testing calls it around each test.
+    ///
+    /// ```swift
+    /// @Test(.isolatedResolver) func usesItsOwnContainer() {
+    ///     Resolver.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
+    ///     #expect(Resolver.isRegistered(NetworkServiceProtocol.self))   // in this test only
+    /// }
+    /// ```
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -35,5 +58,12 @@ public struct IsolatedResolverTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == IsolatedResolverTrait {
     /// Runs the test (or suite) against its own child of the current container.
+    ///
+    /// ```swift
+    /// @Test(.isolatedResolver) func fetchesAssets() {
+    ///     Resolver.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
+    ///     let service: AssetService = Resolver.resolve()
+    /// }
+    /// ```
     public static var isolatedResolver: Self { Self() }
 }

@@ -1,7 +1,7 @@
 import Syringe
 
 extension Resolver {
-    /// Runs `body` against a fresh test container: a child of ``Resolver/current`` that keeps
+    /// Runs `body` against a fresh test container: a child of `Resolver.current` that keeps
     /// its own instances of everything it resolves, so registrations, overrides and singletons
     /// made inside never reach another test, while the parent's registrations stay visible.
     ///
@@ -16,13 +16,25 @@ extension Resolver {
     /// ```
     ///
     /// The container is bound task-locally: work started on a new `Thread` or in a detached
-    /// task does not see it; capture `Resolver.current` and use ``Resolver/withContainer(_:_:)-(_,()->R)`` there.
+    /// task does not see it; capture `Resolver.current` and use `Resolver.withContainer(_:_:)` there.
     @discardableResult
     public static func withTestContainer<R>(_ body: () throws -> R) rethrows -> R {
         try withContainer(makeTestContainer(), body)
     }
 
     /// Runs the asynchronous `body` against a fresh test container.
+    ///
+    /// ```swift
+    /// func testLoadsAssets() async {
+    ///     await Resolver.withTestContainer {
+    ///         Resolver.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
+    ///         let model: AssetListViewModel = Resolver.resolve()
+    ///         await model.load()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Child tasks started inside inherit the container; the binding ends when `body` returns.
     @discardableResult
     public static func withTestContainer<R>(
         isolation: isolated (any Actor)? = #isolation,
@@ -31,7 +43,16 @@ extension Resolver {
         try await withContainer(makeTestContainer(), isolation: isolation, body)
     }
 
-    /// A new test container, child of the current one.
+    /// A new test container, child of the current one, for code that binds it itself.
+    ///
+    /// ```swift
+    /// let container = Resolver.makeTestContainer()
+    /// container.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
+    /// let service: AssetService = container.resolve()
+    /// ```
+    ///
+    /// Like ``withTestContainer(_:)``'s, it sees the current container's registrations and keeps
+    /// its own instance of everything it resolves, singletons included.
     public static func makeTestContainer() -> Resolver {
         TestContainerCounter.next(parent: current)
     }

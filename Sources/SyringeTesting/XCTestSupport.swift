@@ -17,6 +17,16 @@
     ///
     /// `setUp`, the test and `tearDown` all see the same container.
     open class SyringeTestCase: XCTestCase {
+        /// Runs the test, `setUp` and `tearDown` included, inside `Resolver.withTestContainer`.
+        ///
+        /// A subclass that overrides it calls `super` to keep the isolation:
+        ///
+        /// ```swift
+        /// override func invokeTest() {
+        ///     FeatureFlags.reset()   // runs before the test container exists
+        ///     super.invokeTest()     // setUp, the test and tearDown, in their own container
+        /// }
+        /// ```
         override open func invokeTest() {
             Resolver.withTestContainer {
                 super.invokeTest()
