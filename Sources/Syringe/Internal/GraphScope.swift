@@ -6,10 +6,11 @@
 /// back to its `.graph` parent): when the resolution ends, a scope that such a wrapper keeps
 /// holds its instances weakly from then on, and one that nothing keeps is emptied.
 final class GraphScope {
+    // Unchecked exclusivity: a scope is only touched by the thread running its resolution.
     /// Held strongly while the resolution runs.
-    private var instances: [RegistrationID: Any] = [:]
+    @exclusivity(unchecked) private var instances: [RegistrationID: Any] = [:]
     /// Held weakly once the resolution ended, for the lazy wrappers that keep the scope.
-    private var retired: [RegistrationID: WeakInstance] = [:]
+    @exclusivity(unchecked) private var retired: [RegistrationID: WeakInstance] = [:]
 
     private struct WeakInstance {
         weak var object: AnyObject?
@@ -40,6 +41,8 @@ extension ThreadState {
     /// Ends a top-level resolution's `.graph` scope: emptied for reuse when nothing keeps it,
     /// else retired and replaced, so that the lazy wrappers keeping it find its instances.
     func endGraphScope() {
+        guard graphTouched else { return }
+        graphTouched = false
         if isKnownUniquelyReferenced(&graph) {
             if !graph.isEmpty { graph = GraphScope() }
         } else {
@@ -54,6 +57,7 @@ extension ThreadState {
         guard let scope, depth == 0 else { return body() }
         let outer = graph
         graph = scope
+        graphTouched = true
         defer {
             graph.retire()
             graph = outer

@@ -41,6 +41,9 @@ final class ThreadState {
     var container: Resolver? { containerReference?.takeUnretainedValue() }
     /// `.graph` instances of the current top-level resolution.
     @exclusivity(unchecked) var graph = GraphScope()
+    /// Whether the current top-level resolution used its `.graph` scope (kept an instance in
+    /// it, or let a lazy wrapper keep it), so that a resolution that did not pays nothing.
+    @exclusivity(unchecked) var graphTouched = false
     /// Whether this thread is running `registerAllServices()`.
     @exclusivity(unchecked) var isBootstrapping = false
     /// Whether the resolve call in progress was made from main-actor-isolated code.

@@ -142,7 +142,12 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         holdsWeakly = weakly
         self.resolver = resolver
         let state = ThreadState.current
-        graph = state.depth == 0 ? nil : state.graph
+        if state.depth == 0 {
+            graph = nil
+        } else {
+            graph = state.graph
+            state.graphTouched = true
+        }
     }
 
     init(_ provider: @escaping () -> T, weakly: Bool = false) {

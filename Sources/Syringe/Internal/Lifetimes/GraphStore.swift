@@ -15,6 +15,7 @@ final class GraphStore<T>: InstanceStore<T> {
 
     override func keep(_ value: T, for request: Request, leftovers: inout Leftovers) -> InstanceStore<T>? {
         request.state.graph.keep(value, for: id)
+        request.state.graphTouched = true
         return nil
     }
 
