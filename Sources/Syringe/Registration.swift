@@ -127,7 +127,7 @@ public struct Registration<T>: @unchecked Sendable {
     ///     .register(scopedTo: RegistrationFlow.self) { User() }
     /// ```
     @discardableResult
-    public func register<U: AnyObject>(
+    public func register<U>(
         _ type: U.Type = U.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -142,7 +142,7 @@ public struct Registration<T>: @unchecked Sendable {
 
     /// Registers another class in a ``Scope``, in the same container.
     @discardableResult
-    public func register<U: AnyObject>(
+    public func register<U>(
         _ type: U.Type = U.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,

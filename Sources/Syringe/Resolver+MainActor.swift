@@ -63,7 +63,7 @@ extension Resolver {
     /// resolver.register(scopedTo: CheckoutFlow.self) { @MainActor in CheckoutModel() }
     /// ```
     @discardableResult
-    public func register<T: AnyObject>(
+    public func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -81,7 +81,7 @@ extension Resolver {
     /// Registers a class in a ``Scope`` with a factory isolated to the main actor that receives
     /// the resolving container.
     @discardableResult
-    public func register<T: AnyObject>(
+    public func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -211,7 +211,7 @@ extension Resolver {
 
     /// Registers, in ``current``, a class in a ``Scope`` with a factory isolated to the main actor.
     @discardableResult
-    public static func register<T: AnyObject>(
+    public static func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -227,7 +227,7 @@ extension Resolver {
     /// Registers, in ``current``, a class in a ``Scope`` with a factory isolated to the main actor
     /// that receives the container.
     @discardableResult
-    public static func register<T: AnyObject>(
+    public static func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -306,7 +306,7 @@ extension Registration {
     /// Registers another class in a ``Scope``, with a factory isolated to the main actor, in the
     /// same container.
     @discardableResult
-    public func register<U: AnyObject>(
+    public func register<U>(
         _ type: U.Type = U.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,

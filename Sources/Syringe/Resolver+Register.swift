@@ -118,7 +118,7 @@ extension Resolver {
     ///
     /// A factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
-    public func register<T: AnyObject>(
+    public func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -138,7 +138,7 @@ extension Resolver {
     ///
     /// A factory written in main-actor code makes the registration main-actor-bound.
     @discardableResult
-    public func register<T: AnyObject>(
+    public func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,

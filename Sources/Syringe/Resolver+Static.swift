@@ -50,7 +50,7 @@ extension Resolver {
     /// Resolver.register(scopedTo: RegistrationFlow.self) { User() }
     /// ```
     @discardableResult
-    public static func register<T: AnyObject>(
+    public static func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -67,7 +67,7 @@ extension Resolver {
 
     /// Registers a class in a ``Scope`` with a factory receiving the container, in ``current``.
     @discardableResult
-    public static func register<T: AnyObject>(
+    public static func register<T>(
         _ type: T.Type = T.self,
         scopedTo scope: any Scope.Type,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,

@@ -181,4 +181,26 @@ private struct BRStepFailed: Error {}
             _ = Resolver.withContainer(r) { Holder() }
         }
     }
+
+    @Test func aClassBoundProtocolCanBeRegisteredInAScope() {
+        enum Flow: Scope {}
+        let r = Resolver()
+        r.register(BRCoordinator.self, scopedTo: Flow.self) { BRAppCoordinator() }
+        let first: BRCoordinator = r.resolve(scopedTo: Flow.self)
+        #expect((r.resolve(scopedTo: Flow.self) as BRCoordinator) === first)
+        let handle = r.beginScope(Flow.self)
+        let serial = first.serial
+        _ = consume first
+        #expect((r.resolve(scopedTo: Flow.self) as BRCoordinator).serial == serial)  // the open scope keeps it
+        handle.end()
+        #expect((r.resolve(scopedTo: Flow.self) as BRCoordinator).serial != serial)
+    }
+
+    @Test func aValueInAScopeIsBuiltAnewEachTime() {
+        enum Flow: Scope {}
+        struct Plain { let serial = FxSerial.next() }
+        let r = Resolver()
+        r.register(scopedTo: Flow.self) { Plain() }
+        #expect((r.resolve(scopedTo: Flow.self) as Plain).serial != (r.resolve(scopedTo: Flow.self) as Plain).serial)
+    }
 }
