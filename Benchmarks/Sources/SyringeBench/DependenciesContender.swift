@@ -203,6 +203,10 @@ enum DependenciesContender {
                 }
             }
 
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments:
+
+            return nil
+
         case .containers20000:
             return nil  // no containers
 

@@ -38,6 +38,10 @@ enum ManualContender {
                 }
             }
 
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments:
+
+            return nil
+
         case .containers20000:
             return nil  // no containers
 

@@ -188,6 +188,10 @@ enum MinimalRegistryContender {
                 return elapsed
             }
 
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments:
+
+            return nil
+
         case .containers20000:
             let alive = (0..<Scenario.aliveContainers).map { _ in MinimalRegistry() }
             return Job { count in

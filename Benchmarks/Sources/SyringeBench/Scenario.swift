@@ -20,6 +20,15 @@ enum Scenario: String, CaseIterable {
     case register1000 = "register-1000"
     /// Create a container (and let it go) while 20,000 others are alive (should be flat).
     case containers20000 = "containers-20000"
+    /// Begin a scope and end it, with 100,000 unrelated registrations in the container
+    /// (should cost what the scope touches, not what is registered).
+    case beginScope100000 = "begin-scope-100000"
+    /// Register one service and clear it again, with 100,000 others registered (the same).
+    case clearRegistration100000 = "clear-registration-100000"
+    /// `optional()` of an unregistered type, with or without runtime arguments (a miss builds
+    /// no error in either).
+    case optionalMiss = "optional-miss"
+    case optionalMissArguments = "optional-miss-arguments"
     /// Create an object with 3 injected properties (singletons) and read them.
     case inject3
     /// Resolve a singleton from 1 or 2 threads; ns per operation of the total throughput.
@@ -54,6 +63,17 @@ enum Scenario: String, CaseIterable {
 
     /// How many containers `containers-20000` keeps alive while it creates more.
     static let aliveContainers = 20_000
+
+    /// How many unrelated registrations the `-100000` scenarios make first.
+    static let unrelatedRegistrations = 100_000
+
+    /// Scenarios only Syringe has (the others' contenders return no job for them).
+    var isSyringeOnly: Bool {
+        switch self {
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments: true
+        default: false
+        }
+    }
 }
 
 /// The measured libraries and baselines, by their names in the table and the JSON.

@@ -4,6 +4,7 @@ import Syringe
 /// container that is then made `Resolver.root`), `Resolver.resolve()` and `@Inject`.
 enum SyringeContender {
     enum Staging: Qualifier {}
+    enum Flow: Scope {}
 
     final class Injected {
         @Inject var logger: Logger
@@ -129,6 +130,32 @@ enum SyringeContender {
                 withExtendedLifetime(alive) {
                     timed(count) { blackHole(Resolver()) }
                 }
+            }
+
+        case .beginScope100000:
+            for index in 0..<Scenario.unrelatedRegistrations { Resolver.register(name: "\(index)") { Leaf() } }
+            Resolver.register(scopedTo: Flow.self) { Leaf() }
+            return Job { count in
+                timed(count) { container.beginScope(Flow.self).end() }
+            }
+
+        case .clearRegistration100000:
+            for index in 0..<Scenario.unrelatedRegistrations { Resolver.register(name: "\(index)") { Leaf() } }
+            return Job { count in
+                timed(count) {
+                    container.register { Leaf() }
+                    container.clearRegistration(for: Leaf.self)
+                }
+            }
+
+        case .optionalMiss:
+            return Job { count in
+                timed(count) { blackHole(container.optional(Leaf.self)) }
+            }
+
+        case .optionalMissArguments:
+            return Job { count in
+                timed(count) { blackHole(container.optional(Leaf.self, arguments: 7)) }
             }
 
         case .inject3:
