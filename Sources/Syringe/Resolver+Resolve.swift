@@ -167,18 +167,21 @@ extension Resolver {
         {
             return wrapped
         }
+        let candidates = argumentCandidates(for: key)
+        guard !candidates.isEmpty else { return nil }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
-        return try resolveConvertingArguments(key, values: all, as: T.self)
+        return try resolveConverting(candidates, values: all, as: T.self)
     }
 
+    /// The registrations with runtime arguments of `key`'s type and selectors along the chain,
+    /// the nearest container's first, then in registration order.
+    ///
     /// A call whose values have other static types than the registered arguments (Swift opens
-    /// an existential to its dynamic type) still reaches a registration whose argument types
-    /// the values are instances of: the nearest container's first, then in registration order.
-    private func resolveConvertingArguments<T>(
-        _ key: Key, values: [Any], as type: T.Type
-    ) throws(ResolutionError) -> T? {
-        let candidates = registryLock.withReadLock(ThreadState.current.stripe) { () -> [AnyBinding] in
+    /// an existential to its dynamic type) still reaches one whose argument types the values
+    /// are instances of; a call for which there is none costs this lookup only.
+    private func argumentCandidates(for key: Key) -> [AnyBinding] {
+        registryLock.withReadLock(ThreadState.current.stripe) { () -> [AnyBinding] in
             var found: [AnyBinding] = []
             var container: Resolver? = self
             while let current = container {
@@ -187,6 +190,12 @@ extension Resolver {
             }
             return found
         }
+    }
+
+    /// Resolves the first of `candidates` that accepts `values` converted to its argument types.
+    private func resolveConverting<T>(
+        _ candidates: [AnyBinding], values: [Any], as type: T.Type
+    ) throws(ResolutionError) -> T? {
         for binding in candidates {
             if let value = try binding.provider.resolveConverting(values, in: self) {
                 guard let converted = value as? T else { continue }
