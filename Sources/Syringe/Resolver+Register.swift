@@ -253,15 +253,17 @@ extension Resolver {
             fatalError(refusal, file: site.file, line: site.line)
         }
         let id = RegistrationID.next()
+        // The default lifetime as it is when the registration is made.
+        let chosen =
+            lifetime
+            ?? (key.arguments == nil
+                ? registryLock.withReadLock(ThreadState.current.stripe) {
+                    registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
+                } : .transient)
         let provider = Provider<T>(
-            key: key, make: make, id: id, store: TransientStore(), site: site, registry: registry,
-            isMainActorBound: isMainActorBound)
-        store(provider) { leftovers in
-            let inherited = registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
-            let chosen = lifetime ?? (key.arguments == nil ? inherited : .transient)
-            provider.changeStoreLocked(
-                to: Provider<T>.initialStore(for: chosen, key: key, id: id), leftovers: &leftovers)
-        }
+            key: key, make: make, id: id, store: Provider<T>.initialStore(for: chosen, key: key, id: id), site: site,
+            registry: registry, isMainActorBound: isMainActorBound)
+        store(provider)
         return Registration(provider: provider, resolver: self)
     }
 
@@ -276,10 +278,8 @@ extension Resolver {
     }
 
     /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
-    /// `configure` runs first, under the same lock.
-    func store(_ binding: AnyBinding, configure: (inout Leftovers) -> Void = { _ in }) {
+    func store(_ binding: AnyBinding) {
         let duplicate: AnyBinding? = registryLock.withWriteLock { leftovers in
-            configure(&leftovers)
             if !registry.allowsOverrides, let existing = registry.binding(for: binding.key) { return existing }
             binding.order = registry.nextSequence()
             leftovers.append(registry.bind(binding))
