@@ -162,16 +162,15 @@ extension Resolver {
             try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
         }
         if let resolved { return resolved }
-        if let wrapped = try resolveWrappingInOptional(
-            T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
-        {
-            return wrapped
-        }
+        // Otherwise a registration whose argument types the values convert to: a protocol or
+        // superclass of a value's type, or `A?` for a value of type `A`.
         let candidates = argumentCandidates(for: key)
         guard !candidates.isEmpty else { return nil }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
-        return try resolveConverting(candidates, values: all, as: T.self)
+        return try withCallerIsolation(isolation) { () throws(ResolutionError) -> T? in
+            try resolveConverting(candidates, values: all, as: T.self)
+        }
     }
 
     /// The registrations with runtime arguments of `key`'s type and selectors along the chain,
@@ -203,21 +202,6 @@ extension Resolver {
             }
         }
         return nil
-    }
-
-    /// A single argument `A` also reaches a registration whose argument is `A?`.
-    private func resolveWrappingInOptional<T, First, each Rest>(
-        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, isolation: (any Actor)?, _ first: First,
-        _ rest: repeat each Rest
-    ) throws(ResolutionError) -> T? {
-        var count = 0
-        for _ in repeat (each Rest).self { count += 1 }
-        guard count == 0 else { return nil }
-        var optional: First? = first
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: First?.self)
-        return try withUnsafePointer(to: &optional) { pointer throws(ResolutionError) in
-            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
-        }
     }
 
     /// Resolves one instance from every registration serving `T`: every qualifier and name,

@@ -14,7 +14,13 @@ extension Resolver {
         for key: Key, site: SourceLocation? = nil, path: [Key]? = nil, as type: T.Type
     ) -> ResolutionError {
         let state = ThreadState.current
-        let nearMatches = registryLock.withReadLock(state.stripe) { nearMatchesLocked(for: key, as: T.self) }
+        // Cached instances looked at are kept until after the lock: a weakly held one may have
+        // lost its last other holder meanwhile, and must not be deinitialized under the lock.
+        var looked: [Any] = []
+        let nearMatches = registryLock.withReadLock(state.stripe) {
+            nearMatchesLocked(for: key, as: T.self, keepingAlive: &looked)
+        }
+        withExtendedLifetime(looked) {}
         return ResolutionError(
             .missing, key: key, path: path ?? state.path, container: self, site: site,
             suggestions: nearMatches.hints, requestedTypeName: nearMatches.requestedTypeName)
@@ -65,7 +71,7 @@ extension Resolver {
     }
 
     private func nearMatchesLocked<T>(
-        for key: Key, as type: T.Type
+        for key: Key, as type: T.Type, keepingAlive looked: inout [Any]
     ) -> (hints: [String], requestedTypeName: String?) {
         let limit = Self.nearMatchLimit
         let requestedName = typeName(key.type)
@@ -102,7 +108,11 @@ extension Resolver {
                 ?? false
         }
         func servesRequest(_ binding: AnyBinding) -> Bool {
-            T.self != Void.self && (binding.provider.cachedInstanceLocked(in: .registration).map { $0 is T } ?? false)
+            guard T.self != Void.self, let instance = binding.provider.cachedInstanceLocked(in: .registration) else {
+                return false
+            }
+            looked.append(instance)
+            return instance is T
         }
         func sharesName(_ binding: AnyBinding) -> Bool {
             baseName(cachedTypeName(binding.key.type)) == requestedBase

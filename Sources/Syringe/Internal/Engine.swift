@@ -95,12 +95,7 @@ extension Resolver {
         let mark = MainActorMark(isolation)
         defer { mark.end() }
         registryLock.lockRead(stripe: state.stripe)
-        if _slowPath(bootstrapPendingLocked()) {
-            registryLock.unlockRead(stripe: state.stripe)
-            bootstrapIfNeeded(state)
-            registryLock.lockRead(stripe: state.stripe)
-        }
-        guard let found = findLocked(key) else {
+        guard let found = findAfterBootstrapLocked(key, state: state) else {
             registryLock.unlockRead(stripe: state.stripe)
             return try resolveAlternatives(for: key, arguments: arguments, state: state, site: site)
         }
@@ -121,12 +116,7 @@ extension Resolver {
     func resolveSlowlyLocked<T>(
         _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
-        if _slowPath(bootstrapPendingLocked()) {
-            registryLock.unlockRead(stripe: state.stripe)
-            bootstrapIfNeeded(state)
-            registryLock.lockRead(stripe: state.stripe)
-        }
-        guard let found = findLocked(key) else {
+        guard let found = findAfterBootstrapLocked(key, state: state) else {
             registryLock.unlockRead(stripe: state.stripe)
             return try resolveMissing(key, arguments: arguments, state: state, site: site)
         }
@@ -136,8 +126,22 @@ extension Resolver {
             binding, key: key, cache: found.cache, owner: found.owner, arguments: arguments, site: site, state: state)
     }
 
+    /// ``findLocked(_:)``, after running `registerAllServices()` if this lookup is the first to
+    /// reach ``main``. Read lock held on entry and on return (released while the bootstrap runs).
+    @inline(__always)
+    private func findAfterBootstrapLocked(
+        _ key: Key, state: ThreadState
+    ) -> (binding: AnyBinding, cache: CacheOwner, owner: Unmanaged<Resolver>)? {
+        if _slowPath(bootstrapPendingLocked()) {
+            registryLock.unlockRead(stripe: state.stripe)
+            bootstrapIfNeeded(state)
+            registryLock.lockRead(stripe: state.stripe)
+        }
+        return findLocked(key)
+    }
+
     /// Plans and builds a binding found for `key`. Entered with the read lock held; releases it.
-    private func resolveFoundLocked<T>(
+    func resolveFoundLocked<T>(
         _ binding: Binding<T>, key: Key, cache: CacheOwner, owner: Unmanaged<Resolver>, arguments: ArgumentValues,
         site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
@@ -306,7 +310,7 @@ extension Resolver {
 
     /// Records that the innermost frame's registration depends on `key`.
     @inline(never)
-    private func recordEdge(to key: Key, state: ThreadState) {
+    func recordEdge(to key: Key, state: ThreadState) {
         guard let frame = state.innermostFrame else { return }
         let provider = frame.provider
         registryLock.withWriteLock {
@@ -314,80 +318,5 @@ extension Resolver {
                 provider.observedDependencies.appendIfAbsent(key)
             }
         }
-    }
-
-    /// What a miss resolves to: an alternative (``resolveAlternatives(for:arguments:state:site:)``),
-    /// else the missing-registration error.
-    @inline(never)
-    private func resolveMissing<T>(
-        _ key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?
-    ) throws(ResolutionError) -> T {
-        if let value: T = try resolveAlternatives(for: key, arguments: arguments, state: state, site: site) {
-            return value
-        }
-        throw missingError(for: key, site: site, as: T.self)
-    }
-
-    /// What serves a key nothing is registered for: a registration whose only argument is
-    /// Optional, or, for an Optional request, its wrapped type (nil when that is missing too).
-    private func resolveAlternatives<T>(
-        for key: Key, arguments: ArgumentValues, state: ThreadState, site: SourceLocation?
-    ) throws(ResolutionError) -> T? {
-        if state.depth != 0 { recordEdge(to: key, state: state) }
-        if key.arguments == nil {
-            registryLock.lockRead(stripe: state.stripe)
-            if let binding = optionalArgumentBindingLocked(key), let found = findLocked(binding.key) {
-                let typed = unsafeDowncast(found.binding, to: Binding<T>.self)
-                return try resolveFoundLocked(
-                    typed, key: binding.key, cache: found.cache, owner: found.owner, arguments: .none, site: site,
-                    state: state)
-            }
-            registryLock.unlockRead(stripe: state.stripe)
-        }
-        if let optional = T.self as? any OptionalResolvable.Type {
-            return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as? T
-        }
-        return nil
-    }
-
-    /// The registration of `key`'s type whose only argument is Optional. Read lock held.
-    func optionalArgumentBindingLocked(_ key: Key) -> AnyBinding? {
-        var container: Resolver? = self
-        while let current = container {
-            if let binding = current.registry.optionalArgumentBindings[key] { return binding }
-            container = current.parent
-        }
-        return nil
-    }
-}
-
-/// Stops the program with a resolution error's message.
-func trap(_ error: ResolutionError) -> Never {
-    fatalError(error.description)
-}
-
-/// Lets a request for `Optional<Wrapped>` resolve `Wrapped` when the Optional itself is
-/// not registered.
-protocol OptionalResolvable {
-    static func resolveWrapped(
-        _ key: Key, arguments: ArgumentValues, in resolver: Resolver, site: SourceLocation?
-    ) throws(ResolutionError) -> Any
-}
-
-extension Optional: OptionalResolvable {
-    static func resolveWrapped(
-        _ key: Key, arguments: ArgumentValues, in resolver: Resolver, site: SourceLocation?
-    ) throws(ResolutionError) -> Any {
-        let value: Wrapped? = try resolver.resolveValue(key.with(type: Wrapped.self), arguments: arguments, site: site)
-        return value as Any
-    }
-}
-
-extension ResolutionError {
-    /// Whether this is the registration of `key` itself producing nil, asked for at `depth`
-    /// (not one of its dependencies doing so further down).
-    func yieldsNothing(for requested: Key, atDepth depth: Int) -> Bool {
-        guard case .producedNil = reason else { return false }
-        return key == requested && path.count == depth + 1
     }
 }
