@@ -23,9 +23,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// Counts lifetime changes, so that test containers drop copies made for an older lifetime.
     private(set) var storeGeneration = 0
     /// The `initCompleted` steps, chained. Lock held.
-    private var completion: ((Resolver, T) throws -> Void)?
-    /// Whether there is a step. Lock held.
-    private var hasCompletion = false
+    @exclusivity(unchecked) private var completion: ((Resolver, T) throws -> Void)?
 
     init(
         key: Key, make: Make, id: RegistrationID, store: InstanceStore<T>, site: SourceLocation, registry: Registry,
@@ -57,7 +55,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
     /// is checked (``Resolver/requireMainActor(for:key:site:state:)``) and no other pays for it.
     private func storeChangedLocked() {
         cachedSlot = isMainActorBound ? nil : store.strongSlot
-        isPlainTransient = !isMainActorBound && store.isTransient && key.arguments == nil && !hasCompletion
+        isPlainTransient = !isMainActorBound && store.isTransient && key.arguments == nil && completion == nil
     }
 
     override var provider: any ErasedProvider { self }
@@ -68,7 +66,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         let current = storeLocked(in: cache)
         guard let current else { return .needsIsolatedCopy }
         if let value = current.cachedLocked(state) { return .cached(value) }
-        return .build(current, completes: hasCompletion)
+        return .build(current, completes: completion != nil)
     }
 
     /// The store serving `cache`: the registration's, or a test container's own copy of it
@@ -167,7 +165,6 @@ final class Provider<T>: Binding<T>, ErasedProvider {
         } else {
             completion = step
         }
-        hasCompletion = true
         storeChangedLocked()
     }
 
