@@ -10,7 +10,7 @@ extension Resolver {
     /// resolver.autoregister(AssetService.init)
     /// ```
     ///
-    /// The dependencies are known without running the initializer, so ``verify()`` and
+    /// The dependencies are known without running the initializer, so ``verify(skipping:providing:isolation:)`` and
     /// ``dependencyGraph()`` see them, and `tryResolve()` reports a missing one as a thrown error.
     ///
     /// The initializer's own isolation decides: a `@MainActor` initializer makes the registration

@@ -59,7 +59,7 @@ extension Resolver {
 
     /// Registers a factory that may yield no value: `optional()` and `@OptionalInject` give nil
     /// when it does, `resolve()` stops with a message saying the factory produced nil, and
-    /// ``verify()`` does not count it as a failure.
+    /// ``verify(skipping:providing:isolation:)`` does not count it as a failure.
     ///
     /// ```swift
     /// resolver.register(String.self, name: "idfv") { device.identifierForVendor }   // a String?

@@ -94,9 +94,13 @@ extension ResolverModule {
 #endif
 
 /// A place in the source, captured at registration and by property wrappers.
-struct SourceLocation: Sendable, CustomStringConvertible {
+struct SourceLocation: Sendable, CustomStringConvertible, Equatable {
     let file: StaticString
     let line: UInt
 
     var description: String { "\(file):\(line)" }
+
+    static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        lhs.line == rhs.line && lhs.file.description == rhs.file.description
+    }
 }

@@ -73,7 +73,8 @@ extension Resolver {
     }
 
     /// Hands a new scoped instance, built for a resolution from this container, to the open
-    /// handles of its scope on this container and its ancestors. Write lock held.
+    /// handles of its scope on this container and its ancestors, up to the nearest test
+    /// container (which keeps its own instances). Write lock held.
     func retainInOpenScopesLocked(_ instance: AnyObject, scope: ObjectIdentifier) {
         var container: Resolver? = self
         while let current = container {
@@ -82,6 +83,8 @@ extension Resolver {
                     if let handle = entry.handle, handle.isOpen { handle.held.append(instance) }
                 }
             }
+            // A test container keeps its own instances: its ancestors' handles do not hold them.
+            if current.isolatesCache { return }
             container = current.parent
         }
     }

@@ -34,15 +34,22 @@
         }
     }
 
-    /// Fails the current XCTest with the report's text when `resolver` does not verify.
+    /// Fails the current XCTest with the report's text when `resolver` does not verify
+    /// (``Resolver/verify(skipping:providing:isolation:)``); prints the report when it verifies
+    /// with warnings.
     ///
     /// ```swift
     /// func testContainerIsSound() { XCTAssertResolves(Resolver.main) }
     /// ```
-    public func XCTAssertResolves(_ resolver: Resolver, file: StaticString = #filePath, line: UInt = #line) {
-        let report = resolver.verify()
+    public func XCTAssertResolves(
+        _ resolver: Resolver, skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let report = resolver.verify(skipping: skipping, providing: standIns, isolation: isolation)
         if !report.isValid {
             XCTFail(report.description, file: file, line: line)
+        } else if !report.warnings.isEmpty {
+            print("\(file):\(line): warning: \(report.description)")
         }
     }
 #endif

@@ -1242,7 +1242,7 @@ private func docText(_ text: String) -> String {
 
             let screen: WelcomeScreen = Resolver.resolve()
             #expect(screen.show() == "Hello, Syringe!")
-            #expect(r.verify().description == "Syringe: all 3 registrations resolve")
+            #expect(r.verify().description == "Syringe: all 3 keys resolve (2 registrations, 1 alias)")
 
             do throws(ResolutionError) {
                 let formal: Greeter = try Resolver.tryResolve(qualifiedBy: Formal.self)
@@ -1446,7 +1446,7 @@ private func docText(_ text: String) -> String {
             report.description.replacingOccurrences(of: "verification of \(r.name)", with: "verification of main"))
         #expect(
             text == """
-                Syringe: 4 of 7 registrations cannot be resolved
+                Syringe: 4 of 7 keys cannot be resolved (8 registrations, 0 aliases)
 
                 Syringe: no registration for DocNetworkServiceProtocol
                   while resolving DocAutoAssetService → DocNetworkServiceProtocol
@@ -1476,20 +1476,57 @@ private func docText(_ text: String) -> String {
         #expect(graph.mermaid.contains("DocNetworkServiceProtocol<br/>(missing)"))
     }
 
-    private final class InjectingModel {
-        @Inject var network: DocNetworkServiceProtocol
+    /// Diagnostics.md, "Verify a container": a missing dependency asked for by a property
+    /// wrapper and a plain `$0.resolve()` (which used to stop `verify()`) is reported.
+    @Test func diagnosticsVerifyReportsWhatUsedToStop() {
+        let r = Resolver(id: "DocumentationExamples.verify")
+        Resolver.withContainer(r) {
+            Resolver.register { DocNetworkService() }  // no .implements(NetworkServiceProtocol.self)
+            Resolver.register { VerifyAssetService(network: $0.resolve()) }
+            Resolver.register { VerifyAssetListViewModel() }
+        }
+        let report = r.verify()
+        #expect(!report.isValid)
+        #expect(report.failedRegistrationCount == 2)
+        #expect(
+            report.failures.map { $0.path } == [
+                ["VerifyAssetService", "DocNetworkServiceProtocol"],
+                ["VerifyAssetListViewModel", "VerifyAssetService", "DocNetworkServiceProtocol"],
+            ])
+        #expect(
+            report.failures.allSatisfy { $0.suggestions.first?.hasPrefix("DocNetworkService is registered") == true })
     }
 
-    /// Diagnostics.md, "Verify a container": a missing dependency asked for by a property
-    /// wrapper stops `verify()` with that dependency's message.
-    @Test func diagnosticsVerifyStopsAtPropertyWrapper() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let r = Resolver(id: "DocumentationExamples.verify")
-            r.register { InjectingModel() }
-            _ = r.verify()
-        }
-        #expect(fxStderr(result).contains("Syringe: no registration for DocNetworkServiceProtocol"))
+    /// Diagnostics.md, "Verify a container": values known only at run time.
+    @Test func diagnosticsVerifySkippingAndProviding() {
+        let r = Resolver(id: "DocumentationExamples.verify-runtime")
+        r.register { VerifyErrorViewModel(error: $0.resolve()) }
+        r.register { VerifyProfile(user: $0.resolve()) }
+        let report = r.verify(
+            skipping: [VerifyErrorViewModel.self],  // not built; listed as skipped
+            providing: { $0.register { VerifyTestUser() } })  // a stand-in, only for this run
+        #expect(report.isValid, "\(report)")
+        #expect(report.skipped == ["VerifyErrorViewModel"])
+        #expect(report.verified == ["VerifyProfile"])
     }
+}
+
+private final class VerifyAssetService {
+    init(network: DocNetworkServiceProtocol) {}
+}
+
+private final class VerifyAssetListViewModel {
+    @Inject var assetService: VerifyAssetService
+}
+
+private final class VerifyErrorViewModel {
+    init(error: any Error) {}
+}
+
+private final class VerifyTestUser {}
+
+private final class VerifyProfile {
+    init(user: VerifyTestUser) {}
 }
 
 /// The snippet of `lifetimesArgumentsMustBeTransient`, in a function of its own:

@@ -85,13 +85,17 @@ private func makeBrokenContainer(id: String) -> Resolver {
         #expect(report.failures.isEmpty)
         #expect(report.skipped.isEmpty)
         #expect(report.verified == ["VerNetwork", "VerNetworkProtocol", "VerClock", "VerService"])
-        #expect(report.description == "Syringe: all 4 registrations resolve")
+        #expect(report.description == "Syringe: all 4 keys resolve (3 registrations, 1 alias)")
     }
 
-    @Test func emptyContainerIsValid() {
+    @Test func emptyContainerIsNotValid() {
         let report = Resolver(id: "ver-empty").verify()
-        #expect(report.isValid)
-        #expect(report.description == "Syringe: all 0 registrations resolve")
+        #expect(!report.isValid)
+        #expect(
+            report.description
+                == lines(
+                    "Syringe: nothing is registered, so nothing was verified",
+                    "  register the app's services first (or verify the container that has them)"))
     }
 
     @Test func argumentRegistrationsAreSkippedAndListed() {
@@ -107,7 +111,8 @@ private func makeBrokenContainer(id: String) -> Resolver {
         #expect(
             report.description
                 == lines(
-                    "Syringe: all 4 registrations resolve",
+                    "Syringe: all 4 keys resolve (5 registrations, 1 alias)",
+                    "",
                     "skipped (they need runtime arguments): VerArgs with arguments (String), "
                         + "VerArgs qualified by VerQualifier with arguments (String, Int)"))
     }
@@ -217,7 +222,7 @@ private func makeBrokenContainer(id: String) -> Resolver {
         #expect(
             description.dropFirst(header.count)
                 == body + "\n\nskipped (they need runtime arguments): VerArgs with arguments (String)")
-        #expect(header.hasPrefix("Syringe: ") && header.hasSuffix(" registrations cannot be resolved"))
+        #expect(header.hasPrefix("Syringe: ") && header.hasSuffix(" cannot be resolved (6 registrations, 0 aliases)"))
     }
 
     /// Five registrations are checked (one more is skipped) and four of them fail; one of those
@@ -226,7 +231,7 @@ private func makeBrokenContainer(id: String) -> Resolver {
         let report = makeBrokenContainer(id: "ver-broken-count").verify()
         #expect(report.failures.count == 5)
         let header = report.description.prefix { $0 != "\n" }
-        #expect(header == "Syringe: 4 of 5 registrations cannot be resolved")
+        #expect(header == "Syringe: 4 of 5 keys cannot be resolved (6 registrations, 0 aliases)")
     }
 
     @Test func argumentMismatchInsideAFactoryIsReported() {

@@ -1,5 +1,5 @@
 /// The dependencies Syringe has seen between registrations: declared by `autoregister`,
-/// found by ``Resolver/verify()``, or observed in real resolutions.
+/// found by ``Resolver/verify(skipping:providing:isolation:)``, or observed in real resolutions.
 ///
 /// ```swift
 /// _ = Resolver.main.verify()
@@ -82,7 +82,7 @@ extension String {
 
 extension Resolver {
     /// The dependency graph of every registration reachable from this container, with the
-    /// edges recorded so far (by `autoregister`, ``verify()`` and real resolutions).
+    /// edges recorded so far (by `autoregister`, ``verify(skipping:providing:isolation:)`` and real resolutions).
     ///
     /// ```swift
     /// let graph = resolver.dependencyGraph()

@@ -35,6 +35,8 @@ enum Messages {
             lines.append(
                 "  it is registered with a factory that may yield no value; ask for it with optional() or "
                     + "@OptionalInject, or let the factory always return one")
+        case .stopped(let message):
+            lines.append(message)
         case .notConvertible(let type):
             let names = distinctTypeNames([type, error.key.type])
             let requested = error.key.description(typeName: names[1])
@@ -70,6 +72,50 @@ enum Messages {
             if !seen.insert(key).inserted { return true }
         }
         return false
+    }
+
+    /// The stop of a `verify()` run from main-actor code when a main-actor registration's
+    /// factory reached a failure it cannot recover from.
+    static func verificationStopped(_ error: ResolutionError, found: [ResolutionError]) -> String {
+        var lines = [
+            "Syringe: verify() had to stop the program: a main-actor registration, built on the main actor, "
+                + "reached a failure that stops the program there",
+            "",
+            error.description,
+            "",
+            "  a factory isolated to the main actor runs on it, where verify() cannot abandon a build; resolve with "
+                + "try $0.tryResolve() in that factory so that the failure is reported instead",
+        ]
+        if !found.isEmpty {
+            lines.append("")
+            lines.append("failures found before it:")
+            for failure in found {
+                lines.append("")
+                lines.append(failure.description)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `verify()`'s warning for a key registered more than once in one container.
+    static func registeredTwice(_ key: Key, earlier: [SourceLocation], last: SourceLocation) -> String {
+        let sites = (earlier + [last]).map(\.description).joined(separator: ", then at ")
+        return "\(key) is registered more than once: at \(sites); the last registration wins, remove the others "
+            + "(or give them different qualifiers or names)"
+    }
+
+    /// `verify()`'s warning for a `.weak` (or weakly scoped) registration that builds a value type.
+    static func weakValueType(_ key: Key, lifetime: String) -> String {
+        "\(key) has a \(lifetime) lifetime but its factory builds a value type, which cannot be held weakly: "
+            + "every resolution builds a new one; register it as .singleton or .transient, or make it a class"
+    }
+
+    /// `verify()`'s warning for a registration of `Optional<Wrapped>` when `Wrapped` is not registered.
+    static func optionalRegistration(_ key: Key, wrapped: Any.Type, site: SourceLocation) -> String {
+        let name = typeName(wrapped)
+        return "\(key) is registered (at \(site)) but \(name) is not: optional(), @OptionalInject and "
+            + "resolve() as \(name) ask for \(name) and do not find it; register \(name) with a factory that may "
+            + "yield nil instead, `register(\(name).self) { … as \(name)? }`"
     }
 
     /// How to break a dependency cycle.

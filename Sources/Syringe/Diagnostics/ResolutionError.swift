@@ -31,6 +31,10 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         /// A registration whose factory may yield no value produced nil (`optional()` and
         /// `@OptionalInject` give nil instead).
         case producedNil
+        /// The resolution reached a point where the program stops with this message (a
+        /// `@LazyInject` cycle, a `@WeakInject` of a value type); only ``Resolver/verify(skipping:providing:isolation:)``
+        /// reports it as an error.
+        case stopped(String)
     }
 
     /// What went wrong.
@@ -38,7 +42,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// The key that failed, e.g. `APIClient qualified by Staging`.
     public let requested: String
     /// The resolution path, outermost first, ending with the requested key.
-    public let path: [String]
+    public private(set) var path: [String]
     /// The name of the container resolved from.
     public let container: String
     /// Near matches and the fix, one per line.
@@ -48,7 +52,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// The key that failed, for the message.
     let key: Key
     /// The resolution path as keys, outermost first (without `key`), for the message.
-    let pathKeys: [Key]
+    private(set) var pathKeys: [Key]
 
     /// The error a factory threw, if that is the reason.
     public var underlyingError: (any Error)? {
@@ -77,6 +81,16 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
 
     public var description: String {
         Messages.describe(self)
+    }
+
+    /// The same failure, reached through `prefix` first: what a `@LazyInject` property asks for,
+    /// checked by `verify()` apart from the object that declares it.
+    func prefixed(by prefix: [Key]) -> ResolutionError {
+        guard !prefix.isEmpty else { return self }
+        var error = self
+        error.pathKeys = prefix + pathKeys
+        error.path = prefix.map(\.shortDescription) + path
+        return error
     }
 }
 

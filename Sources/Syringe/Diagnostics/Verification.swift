@@ -1,47 +1,74 @@
-/// The outcome of ``Resolver/verify()``: every failure found at once, and what was skipped.
+/// The outcome of ``Resolver/verify(skipping:providing:isolation:)``: every failure found in
+/// one run, what could not be checked and why, and warnings that do not make it invalid.
 ///
 /// ```swift
 /// let report = Resolver.main.verify()
 /// if !report.isValid { print(report) }
 /// ```
 public struct VerificationReport: Sendable, CustomStringConvertible {
-    /// Every registration that could not be built, with its path and the fix.
+    /// Every failure, each with its resolution path, the container and the fix.
     public let failures: [ResolutionError]
-    /// Registrations that were not built because they need runtime arguments.
+    /// Things that may be mistakes but do not stop a resolution: a key registered twice, a
+    /// `.weak` registration of a value type, an `Optional` registration of a type that is asked
+    /// for as itself.
+    public let warnings: [String]
+    /// Registrations that were not built, each with the reason (runtime arguments, skipped as
+    /// asked, main-actor registrations verified from code that is not on the main actor).
     public let skipped: [String]
     /// Registrations that were built successfully.
     public let verified: [String]
+    /// How many registrations the container and its ancestors have, `.implements` aliases apart.
+    public let registrationCount: Int
+    /// How many keys `.implements(…)` added.
+    public let aliasCount: Int
     /// How many registrations failed (one may report several failures).
-    let failedRegistrationCount: Int
+    public let failedRegistrationCount: Int
+    /// The skipped registrations by reason, in order.
+    let skippedByReason: [(reason: String, keys: [String])]
 
-    /// Whether every registration that needs no runtime argument could be built.
-    public var isValid: Bool { failures.isEmpty }
+    /// Whether something is registered and every registration that could be built resolves.
+    /// A container with nothing registered is not valid: it is not the one the app uses.
+    public var isValid: Bool { failures.isEmpty && registrationCount > 0 }
 
     public var description: String {
         var lines: [String] = []
-        if isValid {
-            lines.append("Syringe: all \(verified.count) registrations resolve")
+        let counted = "\(Self.count(registrationCount, "registration")), \(Self.count(aliasCount, "alias", "aliases"))"
+        if registrationCount == 0 {
+            lines.append("Syringe: nothing is registered, so nothing was verified")
+            lines.append("  register the app's services first (or verify the container that has them)")
+        } else if failures.isEmpty {
+            lines.append("Syringe: all \(Self.count(verified.count, "key")) resolve (\(counted))")
         } else {
             lines.append(
-                "Syringe: \(failedRegistrationCount) of \(failedRegistrationCount + verified.count) registrations "
-                    + "cannot be resolved")
+                "Syringe: \(failedRegistrationCount) of \(Self.count(failedRegistrationCount + verified.count, "key")) "
+                    + "cannot be resolved (\(counted))")
             for failure in failures {
                 lines.append("")
                 lines.append(failure.description)
             }
         }
-        if !skipped.isEmpty {
-            if !isValid { lines.append("") }
-            lines.append("skipped (they need runtime arguments): \(skipped.joined(separator: ", "))")
+        if !warnings.isEmpty {
+            lines.append("")
+            lines.append("warnings:")
+            lines += warnings.map { "- " + $0 }
+        }
+        if !skippedByReason.isEmpty {
+            lines.append("")
+            for (reason, keys) in skippedByReason {
+                lines.append("skipped (\(reason)): \(keys.joined(separator: ", "))")
+            }
         }
         return lines.joined(separator: "\n")
+    }
+
+    private static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
     }
 }
 
 extension Resolver {
-    /// Builds every registration that needs no runtime argument, in a throw-away child
-    /// container, and reports every failure at once: missing registrations with their paths,
-    /// cycles, argument mismatches.
+    /// Builds every registration that needs no runtime argument, in a throw-away test container,
+    /// and reports every failure at once, without stopping the program.
     ///
     /// ```swift
     /// @Test func containerIsSound() {
@@ -50,58 +77,172 @@ extension Resolver {
     /// }
     /// ```
     ///
-    /// The container's own singletons are left untouched (the child keeps what it builds).
-    /// Dependencies of `autoregister`ed types are checked without running anything; a factory
-    /// that resolves with `try $0.tryResolve()` reports nested failures too, while one that
-    /// uses plain `$0.resolve()` stops the program at its first missing dependency, as
-    /// `resolve()` does.
-    public func verify() -> VerificationReport {
-        bootstrapIfPending()
-        let sandbox = Resolver(isolatedChildOf: self, name: "verification of \(name)")
-        let bindings = registryLock.withReadLock(ThreadState.current.stripe) { allBindingsLocked() }
-        var failures: [ResolutionError] = []
-        var seen: Set<String> = []
-        var skipped: [String] = []
-        var verified: [String] = []
-
-        var failedRegistrationCount = 0
-
-        func report(_ error: ResolutionError) {
-            if seen.insert(error.description).inserted { failures.append(error) }
+    /// Everything a registration's build asks for is checked: plain `$0.resolve()` calls in
+    /// factories, default-argument `Resolver.resolve()` calls, `@Inject`, `@WeakInject` and
+    /// `@OptionalInject` properties of the objects built, and what `@LazyInject` properties
+    /// will ask for (checked without reading them). A failure that would stop the program is
+    /// reported with its path, and the next registration is built. The container's own
+    /// singletons and caches are left untouched, and later resolutions behave as if `verify()`
+    /// had never run.
+    ///
+    /// - Parameters:
+    ///   - skipping: Types whose registrations are not built (values only known at run time,
+    ///     such as an `ErrorViewModel` registered when an error happens). Their `.implements`
+    ///     aliases are skipped too; a registration that needs one still fails.
+    ///   - providing: Registers stand-ins in the throw-away container before anything is
+    ///     built: `verify(providing: { $0.register { TestUser() } })`.
+    ///   - isolation: The caller's isolation: called from main-actor code, main-actor-bound
+    ///     registrations are built there too; from elsewhere they are listed as skipped.
+    public func verify(
+        skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
+    ) -> VerificationReport {
+        withCallerIsolation(isolation) {
+            bootstrapIfPending()
+            let sandbox = Resolver(isolatedChildOf: self, name: "verification of \(name)")
+            standIns?(sandbox)
+            let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping)
+            let run = VerificationRun(sandbox: sandbox)
+            for binding in plan.bindings {
+                run.add(
+                    VerificationRun.Item(
+                        owner: binding.key,
+                        build: { sandbox throws(ResolutionError) in _ = try binding.resolveErased(in: sandbox) },
+                        isMainActorBound: binding.isMainActorBound, prefix: []))
+            }
+            run.run(onMainActor: isMainActor(isolation) || ThreadState.current.isOnMainActor)
+            return plan.report(of: run)
         }
+    }
 
-        for binding in bindings {
-            let provider = binding.provider
-            if provider.needsArguments {
-                skipped.append(binding.key.description)
-                continue
-            }
-            let missing = (provider.declaredDependencies ?? []).filter { !sandbox.isRegisteredKey($0) }
-            for dependency in missing {
-                report(sandbox.missingError(for: dependency, path: [binding.key]))
-            }
-            guard missing.isEmpty else {
-                failedRegistrationCount += 1
-                continue
-            }
-            do {
-                _ = try binding.resolveErased(in: sandbox)
-                verified.append(binding.key.description)
-            } catch  where error.yieldsNothing(for: binding.key, atDepth: 0) {
-                // A registration that may legitimately yield no value.
-                verified.append(binding.key.description)
-            } catch {
-                failedRegistrationCount += 1
-                report(error)
-            }
+    /// Where keys visible from here were registered before their current binding, by key. Lock held.
+    func replacedSitesLocked() -> [Key: [SourceLocation]] {
+        var sites: [Key: [SourceLocation]] = [:]
+        var container: Resolver? = self
+        while let current = container {
+            sites.merge(current.registry.replacedSites) { nearer, _ in nearer }
+            container = current.parent
         }
-        return VerificationReport(
-            failures: failures, skipped: skipped, verified: verified, failedRegistrationCount: failedRegistrationCount)
+        return sites
     }
 
     func isRegisteredKey(_ key: Key) -> Bool {
         registryLock.withReadLock(ThreadState.current.stripe) {
             findLocked(key) != nil || (key.arguments == nil && (key.type as? any OptionalResolvable.Type) != nil)
         }
+    }
+}
+
+/// What a `verify()` run builds, what it leaves out, and the warnings found without building.
+struct VerificationPlan {
+    /// The registrations to build, in registration order, the nearest container's first.
+    private(set) var bindings: [AnyBinding] = []
+    private var skipped: [(reason: String, keys: [String])] = []
+    private var warnings: [String] = []
+    private var registrationCount = 0
+    private var aliasCount = 0
+    /// Registrations whose declared dependencies (an `autoregister`ed type's) are missing, with
+    /// the failures, in registration order among ``bindings`` (by the count of bindings before).
+    private var missingDeclared: [(owner: Key, before: Int, errors: [ResolutionError])] = []
+
+    static let needsArguments = "they need runtime arguments"
+    static let skippedAsAsked = "as asked"
+    static let mainActor = "main-actor registrations; verify() from main-actor code builds them"
+
+    init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type]) {
+        let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
+        let (all, replaced) = registryLock.withReadLock(ThreadState.current.stripe) {
+            (resolver.allBindingsLocked(), resolver.replacedSitesLocked())
+        }
+        var byKey: [Key: AnyBinding] = [:]
+        for binding in all { byKey[binding.key] = binding }
+        for binding in all {
+            let isAlias = binding.origin !== binding
+            if isAlias { aliasCount += 1 } else { registrationCount += 1 }
+            if skippedTypes.contains(ObjectIdentifier(binding.origin.key.type))
+                || skippedTypes.contains(ObjectIdentifier(binding.key.type))
+            {
+                note(binding.key, skippedBecause: Self.skippedAsAsked)
+            } else if binding.provider.needsArguments {
+                note(binding.key, skippedBecause: Self.needsArguments)
+            } else {
+                let missing = (binding.provider.declaredDependencies ?? []).filter { !sandbox.isRegisteredKey($0) }
+                if missing.isEmpty {
+                    bindings.append(binding)
+                } else {
+                    let errors = missing.map { sandbox.missingError(for: $0, path: [binding.key]) }
+                    missingDeclared.append((binding.key, bindings.count, errors))
+                }
+            }
+            if !isAlias, let wrapped = (binding.key.type as? any OptionalType.Type)?.wrappedType,
+                byKey[binding.key.with(type: wrapped)] == nil
+            {
+                warnings.append(Messages.optionalRegistration(binding.key, wrapped: wrapped, site: binding.site))
+            }
+        }
+        for (key, sites) in replaced.sorted(by: { $0.key.description < $1.key.description }) {
+            guard let binding = byKey[key] else { continue }
+            warnings.append(Messages.registeredTwice(key, earlier: sites, last: binding.site))
+        }
+    }
+
+    private mutating func note(_ key: Key, skippedBecause reason: String) {
+        if let index = skipped.firstIndex(where: { $0.reason == reason }) {
+            skipped[index].keys.append(key.description)
+        } else {
+            skipped.append((reason, [key.description]))
+        }
+    }
+
+    /// The report of `run`, which built ``bindings`` (and what they led to) in order.
+    func report(of run: VerificationRun) -> VerificationReport {
+        var plan = self
+        var failures: [ResolutionError] = []
+        var seen: Set<String> = []
+        var failed: Set<Key> = []
+        func record(_ error: ResolutionError, of owner: Key) {
+            failed.insert(owner)
+            if seen.insert(error.description).inserted { failures.append(error) }
+        }
+        // Each registration's failures in registration order, then those of what its
+        // `@LazyInject` properties ask for.
+        var declared = missingDeclared[...]
+        let roots = run.items.indices.filter { run.items[$0].prefix.isEmpty }
+        let lazy = Dictionary(grouping: run.items.indices.filter { !run.items[$0].prefix.isEmpty }) {
+            run.items[$0].owner
+        }
+        for (position, index) in roots.enumerated() {
+            while let next = declared.first, next.before <= position {
+                for error in next.errors { record(error, of: next.owner) }
+                declared = declared.dropFirst()
+            }
+            let owner = run.items[index].owner
+            for index in [index] + (lazy[owner] ?? []) {
+                switch run.outcomes[index] {
+                case .failed(let error)?:
+                    record(error, of: owner)
+                case .needsMainActor?:
+                    if run.items[index].prefix.isEmpty { plan.note(owner, skippedBecause: Self.mainActor) }
+                case .built?, nil:
+                    break
+                }
+            }
+        }
+        for next in declared {
+            for error in next.errors { record(error, of: next.owner) }
+        }
+        let verified = run.items.enumerated().compactMap { index, item -> String? in
+            guard item.prefix.isEmpty, case .built? = run.outcomes[index], !failed.contains(item.owner) else {
+                return nil
+            }
+            return item.owner.description
+        }
+        let weak = run.notHeldWeakly.sorted { $0.key.description < $1.key.description }.map {
+            Messages.weakValueType($0.key, lifetime: $0.value)
+        }
+        return VerificationReport(
+            failures: failures, warnings: plan.warnings + weak, skipped: plan.skipped.flatMap(\.keys),
+            verified: verified, registrationCount: registrationCount, aliasCount: aliasCount,
+            failedRegistrationCount: failed.count, skippedByReason: plan.skipped)
     }
 }

@@ -194,6 +194,18 @@ final class Construction: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Gives up every claim of the thread whose state is `state`: a `verify()` worker that ends
+    /// in the middle of its builds. Waiters try building themselves.
+    func abandonAll(claimedBy state: ThreadState) {
+        let me = ObjectIdentifier(state)
+        lock.lock()
+        builds = builds.filter { $0.value.thread != me }
+        paths[me] = nil
+        waiting[me] = nil
+        lock.broadcast()
+        lock.unlock()
+    }
+
     private func claim<T>(
         _ awaited: Awaited, subject: @autoclosure () -> AwaitedSubject, state: ThreadState, existing: () -> T?
     ) -> Outcome<T> {

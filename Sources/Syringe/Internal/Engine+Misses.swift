@@ -47,6 +47,7 @@ extension Resolver {
 
 /// Stops the program with a resolution error's message.
 func trap(_ error: ResolutionError) -> Never {
+    ThreadState.current.stopIfVerifying(error)
     fatalError(error.description)
 }
 

@@ -43,9 +43,12 @@ extension Resolver {
         for binding: AnyBinding, key: Key, site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) {
         if state.isOnMainActor { return }
-        throw ResolutionError(
+        let error = ResolutionError(
             .offMainActor, key: key, path: state.path, container: self, site: site,
             suggestions: Messages.offMainActorSuggestions(registeredAt: binding.origin.site))
+        // A `verify()` worker leaves it to the caller, on the main actor.
+        state.stopIfVerifying(error)
+        throw error
     }
 
     /// Runs `body` as code whose isolation is `isolation`: a main-actor-bound registration

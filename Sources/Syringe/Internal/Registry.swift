@@ -19,6 +19,9 @@ final class Registry {
     /// resolutions reaching this registry (only ever true for ``Resolver/main``'s).
     var bootstrapPending = false
     var allowsOverrides = true
+    /// Where each key was registered before its current binding replaced it, when that was
+    /// elsewhere (at most a few sites a key), for `verify()`'s warnings.
+    private(set) var replacedSites: [Key: [SourceLocation]] = [:]
     /// Registration order across all registries, so that `resolveAll()` returns instances in it.
     nonisolated(unsafe) private static var sequence = 0
 
@@ -38,7 +41,10 @@ final class Registry {
     func bind(_ binding: AnyBinding) -> AnyBinding? {
         table.pointee.insert(binding, for: binding.key)
         let replaced = bindings.updateValue(binding, forKey: binding.key)
-        if let replaced { unindex(replaced) }
+        if let replaced {
+            unindex(replaced)
+            noteReplaced(replaced, by: binding)
+        }
         index(binding)
         return replaced
     }
@@ -46,10 +52,25 @@ final class Registry {
     /// Unbinds `key`, returning what it was bound to. Write lock held.
     func unbind(_ key: Key) -> AnyBinding? {
         guard let removed = bindings.removeValue(forKey: key) else { return nil }
+        replacedSites[key] = nil
         table.pointee.remove(key)
         unindex(removed)
         return removed
     }
+
+    /// Remembers where `replaced` was registered, unless `binding` comes from the same place (the
+    /// same registration code run again). Write lock held.
+    private func noteReplaced(_ replaced: AnyBinding, by binding: AnyBinding) {
+        let site = replaced.site
+        guard site != binding.site else { return }
+        var sites = replacedSites[binding.key] ?? []
+        guard sites.count < Self.maximumReplacedSites, !sites.contains(site) else { return }
+        sites.append(site)
+        replacedSites[binding.key] = sites
+    }
+
+    /// How many earlier sites a key keeps for the warning: enough to point at the mistake.
+    private static let maximumReplacedSites = 3
 
     /// The registrations with runtime arguments of `key`'s type and selectors, in registration
     /// order. Lock held.

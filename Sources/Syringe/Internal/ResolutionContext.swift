@@ -58,6 +58,11 @@ final class ThreadState {
     @exclusivity(unchecked) var stackLow = StackGuard.currentStackLow()
     /// The system's id of the thread running this state's resolution, for messages.
     @exclusivity(unchecked) var systemThreadID = currentThreadID()
+    /// The `verify()` run this thread works for, if it does: where the program would stop, the
+    /// run records the failure instead (see ``VerificationRun``).
+    @exclusivity(unchecked) var verification: VerificationRun?
+    /// The thread that made this state (``lend(_:_:)`` lends it to others).
+    private let ownerThread = pthread_self()
 
     private init(stripe: Int) {
         self.stripe = stripe
@@ -150,6 +155,17 @@ final class ThreadState {
         body()
         pthread_setspecific(key, nil)
         (state.stackLow, state.systemThreadID) = (ownerStackLow, ownerThreadID)
+    }
+
+    /// Ends the calling thread without returning to any of its callers: a `verify()` worker
+    /// whose build reached a point where the program would stop. A thread running a lent state
+    /// gives it back first (the owner, which waits for it, ends too: ``StackGuard``).
+    static func endThread() -> Never {
+        let state = current
+        if pthread_equal(state.ownerThread, pthread_self()) == 0 {
+            pthread_setspecific(key, nil)
+        }
+        pthread_exit(nil)
     }
 
     /// The keys of the frames, outermost first, for messages.

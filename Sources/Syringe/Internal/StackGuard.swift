@@ -87,11 +87,16 @@ enum StackGuard {
         }
         var outcome: Result<T, ResolutionError>?
         let moved = withoutActuallyEscaping(body) { body in
-            Continuation(state: state) {
-                outcome = Result { () throws(ResolutionError) -> T in try body() }
-            }.runAndWait()
+            runOnNewThread(stackSize: continuationStackSize) {
+                ThreadState.lend(state) { outcome = Result { () throws(ResolutionError) -> T in try body() } }
+            }
         }
-        guard moved, let outcome else { return try body() }
+        guard moved, let outcome else {
+            // The thread ended without an outcome: a `verify()` worker's build reached a point
+            // where the program would stop, and this thread, waiting for it, ends too.
+            if moved, state.verification != nil { ThreadState.endThread() }
+            return try body()
+        }
         return try outcome.get()
     }
 }
@@ -103,54 +108,44 @@ enum StackGuard {
     private func threadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32
 #endif
 
-/// A thread that runs the rest of another thread's resolution, which waits for it.
-private final class Continuation {
-    private let state: ThreadState
-    private let work: () -> Void
-
-    init(state: ThreadState, work: @escaping () -> Void) {
-        self.state = state
-        self.work = work
+/// Runs `work` on a new thread with a stack of `stackSize` bytes and waits until the thread
+/// ends (`work` returned, or the thread ended itself); false if no thread could be created
+/// (the work did not run).
+func runOnNewThread(stackSize: Int, _ work: @escaping () -> Void) -> Bool {
+    final class Work {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
     }
-
-    /// Runs the work on a new thread and waits until it finishes; false if no thread could
-    /// be created (the work did not run).
-    func runAndWait() -> Bool {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, StackGuard.continuationStackSize)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-            var thread: pthread_t?
-            let status = pthread_create(
-                &thread, &attributes,
-                { context in
-                    Unmanaged<Continuation>.fromOpaque(context).takeRetainedValue().run()
-                    return nil
-                }, context)
-        #else
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, &attributes,
-                { context in
-                    Unmanaged<Continuation>.fromOpaque(context!).takeRetainedValue().run()
-                    return nil
-                }, context)
-        #endif
-        guard status == 0 else {
-            Unmanaged<Continuation>.fromOpaque(context).release()
-            return false
-        }
-        #if canImport(Darwin)
-            pthread_join(thread!, nil)
-        #else
-            pthread_join(thread, nil)
-        #endif
-        return true
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, stackSize)
+    let context = Unmanaged.passRetained(Work(work)).toOpaque()
+    #if canImport(Darwin)
+        var thread: pthread_t?
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, context)
+    #else
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
+    #endif
+    guard status == 0 else {
+        Unmanaged<Work>.fromOpaque(context).release()
+        return false
     }
-
-    private func run() {
-        ThreadState.lend(state, work)
-    }
+    #if canImport(Darwin)
+        pthread_join(thread!, nil)
+    #else
+        pthread_join(thread, nil)
+    #endif
+    return true
 }

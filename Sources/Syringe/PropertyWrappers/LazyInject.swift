@@ -135,13 +135,16 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         let request = request.deferred
         // Weak: an instance the container caches must not keep that container alive.
         make = { [request, weak resolver] in
-            guard let resolver else { fatalError(Messages.lazyContainerGone(site: request.site)) }
+            guard let resolver else {
+                stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, site: request.site)
+            }
             return request.resolve(in: resolver)
         }
         site = request.site
         holdsWeakly = weakly
         self.resolver = resolver
         let state = ThreadState.current
+        state.verification?.noteLazyRequest(request, in: resolver, as: T.self, state: state)
         if state.depth == 0 {
             graph = nil
         } else {
@@ -177,7 +180,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         }
         switch claim {
         case .existing(let value): return value
-        case .cycle(let message): fatalError(message)
+        case .cycle(let message): stop(message, resolving: T.self, site: site)
         case .claimed: break
         }
         let value = graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)

@@ -15,7 +15,10 @@ class WeakStore<T>: InstanceStore<T> {
     }
 
     override func keep(_ value: T, for request: Request, leftovers: inout Leftovers) -> InstanceStore<T>? {
-        guard let instance = classInstance(of: value) else { return nil }
+        guard let instance = classInstance(of: value) else {
+            request.state.verification?.noteNotHeldWeakly(request.key, lifetime: lifetimeDescription)
+            return nil
+        }
         object = instance
         retained(instance, for: request)
         return nil

@@ -1,0 +1,216 @@
+/// One `verify()` run: builds every registration in a throw-away test container and learns
+/// about every failure without stopping the program.
+///
+/// Registrations are built one after another on a worker thread. Where the program would stop
+/// (a plain `resolve()` that fails inside a factory, a property wrapper of an object being
+/// built, a default-argument `Resolver.resolve()`), ``stop(_:state:)`` records the failure, gives
+/// up what the thread was building (its claims in ``Construction``, its pending `initCompleted`
+/// steps) and ends the worker without returning into the factory; the run goes on with the
+/// next registration on a new worker. No Syringe lock is held at such a point (no user code
+/// runs under one), so none is left behind, and nothing waits for the ended thread. What the
+/// abandoned factory held of its own (a lock, a dispatch queue it was synchronously on) stays
+/// held: those are the one thing `verify()` cannot give back.
+///
+/// A main-actor-bound registration cannot be built on a worker: one reached there (directly, or
+/// as a dependency) is built on the caller's thread when the caller is main-actor code, after
+/// the rest; there a failure that would stop the program still stops it, with what the run had
+/// found so far.
+final class VerificationRun: @unchecked Sendable {
+    // Unchecked Sendable: a worker and the thread that started it never run at once (the
+    // caller waits for the worker to end), so every field is used by one thread at a time.
+
+    /// Something to build.
+    struct Item {
+        /// The registration the item belongs to, for counting failed registrations.
+        let owner: Key
+        /// Builds it in the run's container.
+        let build: (Resolver) throws(ResolutionError) -> Void
+        /// Whether it must be built on the main actor.
+        let isMainActorBound: Bool
+        /// The path that led to it, for a `@LazyInject` request found while building `owner`.
+        let prefix: [Key]
+    }
+
+    /// How an item ended.
+    enum Outcome {
+        case built
+        case failed(ResolutionError)
+        /// It reached a main-actor-bound registration on a worker.
+        case needsMainActor
+    }
+
+    /// The throw-away test container everything is built in.
+    let sandbox: Resolver
+    /// What to build; grows while building (requests of `@LazyInject` properties).
+    private(set) var items: [Item] = []
+    /// How each item ended, by index.
+    private(set) var outcomes: [Int: Outcome] = [:]
+    /// The index of the item being built.
+    private var current = 0
+    /// The first item no worker has taken yet.
+    private var nextForWorkers = 0
+    /// Lazy requests seen so far (key and declaration site), built once each.
+    private var lazyRequests: Set<String> = []
+    /// Registrations whose `.weak` (or weakly scoped) lifetime met a value type, with that lifetime.
+    private(set) var notHeldWeakly: [Key: String] = [:]
+    /// Whether the thread building now can be ended (a worker), or is the caller's.
+    private var onWorker = false
+
+    init(sandbox: Resolver) {
+        self.sandbox = sandbox
+    }
+
+    func add(_ item: Item) {
+        items.append(item)
+    }
+
+    /// Builds every item: those that can on workers, then (when `onMainActor`) the main-actor
+    /// ones on the calling thread. Items left unbuilt keep the ``Outcome/needsMainActor`` outcome.
+    func run(onMainActor: Bool) {
+        runOnWorkers()
+        guard onMainActor else { return }
+        var builtHere: Set<Int> = []
+        while let index = items.indices.first(where: { needsMainActor($0) && !builtHere.contains($0) }) {
+            builtHere.insert(index)
+            let state = ThreadState.current
+            let outer = state.verification
+            state.verification = self
+            current = index
+            outcomes[index] = build(index)
+            state.verification = outer
+            runOnWorkers()  // what its `@LazyInject` properties ask for
+        }
+    }
+
+    /// Builds the items no worker has taken yet, on workers: one until a build ends its thread,
+    /// then a new one for the items after it.
+    private func runOnWorkers() {
+        while nextForWorkers < items.count {
+            onWorker = true
+            let ran = runOnNewThread(stackSize: Self.workerStackSize) { [self] in
+                let state = ThreadState.current
+                state.verification = self
+                while nextForWorkers < items.count {
+                    let index = nextForWorkers
+                    nextForWorkers += 1
+                    if items[index].isMainActorBound {
+                        outcomes[index] = .needsMainActor
+                    } else {
+                        current = index
+                        outcomes[index] = build(index)
+                    }
+                }
+                state.verification = nil
+            }
+            onWorker = false
+            // Where no thread can be created, what is left is not built.
+            guard ran else { return }
+        }
+    }
+
+    private func needsMainActor(_ index: Int) -> Bool {
+        if case .needsMainActor = outcomes[index] { return true }
+        return false
+    }
+
+    /// Builds item `index` on this thread.
+    private func build(_ index: Int) -> Outcome {
+        let item = items[index]
+        do {
+            try item.build(sandbox)
+            return .built
+        } catch  where item.prefix.isEmpty && error.yieldsNothing(for: item.owner, atDepth: 0) {
+            return .built  // a registration that may legitimately yield no value
+        } catch {
+            if case .offMainActor = error.reason, onWorker { return .needsMainActor }
+            return .failed(error.prefixed(by: item.prefix))
+        }
+    }
+
+    /// The stack of a worker: room for ``Resolver/maximumDepth`` levels of an unoptimized build.
+    static let workerStackSize = StackGuard.continuationStackSize
+
+    // MARK: Where the program would stop
+
+    /// Records that the build in progress on this thread reached a point where the program
+    /// would stop with `error`, and ends the worker thread. On the caller's thread (a main-actor
+    /// registration) the program stops, saying what the run had found so far.
+    func stop(_ error: ResolutionError, state: ThreadState) -> Never {
+        let item = items[current]
+        if !onWorker {
+            fatalError(Messages.verificationStopped(error.prefixed(by: item.prefix), found: failures))
+        }
+        if case .offMainActor = error.reason {
+            outcomes[current] = .needsMainActor
+        } else {
+            outcomes[current] = .failed(error.prefixed(by: item.prefix))
+        }
+        state.settlePendingCompletions(succeeded: false)
+        let provisional = state.provisional
+        state.provisional = [:]
+        Construction.shared.abandonAll(claimedBy: state)
+        withExtendedLifetime(provisional) {}  // released before the thread ends, no lock held
+        ThreadState.endThread()
+    }
+
+    /// The failures recorded so far.
+    var failures: [ResolutionError] {
+        outcomes.sorted { $0.key < $1.key }.compactMap { if case .failed(let error) = $0.value { error } else { nil } }
+    }
+
+    /// Notes a `@LazyInject` (or `@WeakLazyInject`) property of an object built by this run:
+    /// what it will resolve is built as an item of its own, its path starting with the object's.
+    func noteLazyRequest<T>(_ request: InjectionRequest, in resolver: Resolver, as type: T.Type, state: ThreadState) {
+        guard lazyRequests.insert("\(request.key)@\(request.site)").inserted else { return }
+        let key = request.key
+        let site = request.site
+        let explicit = resolver === sandbox ? nil : resolver
+        items.append(
+            Item(
+                owner: items[current].owner,
+                build: { sandbox throws(ResolutionError) in
+                    if let explicit {
+                        // Another container, given explicitly: checked without building in it.
+                        guard explicit.isRegisteredKey(key) else {
+                            throw explicit.missingError(for: key, site: site, path: [])
+                        }
+                        return
+                    }
+                    let _: T = try sandbox.resolveOrThrow(key, site: site)
+                },
+                isMainActorBound: false, prefix: state.path))
+    }
+
+    /// Notes that a registration with a lifetime that holds instances weakly built a value type.
+    func noteNotHeldWeakly(_ key: Key, lifetime: String) {
+        notHeldWeakly[key] = lifetime
+    }
+}
+
+extension ThreadState {
+    /// Where the program would stop with `error`: in a `verify()` run, the run records it and
+    /// the thread ends (``VerificationRun/stop(_:state:)``); otherwise this returns.
+    @inline(never)
+    func stopIfVerifying(_ error: @autoclosure () -> ResolutionError) {
+        guard let verification else { return }
+        verification.stop(error(), state: self)
+    }
+
+    /// Where the program would stop with `message` (not a resolution error) while resolving a
+    /// `type` asked for at `site`: in a `verify()` run, recorded as a ``ResolutionError/Reason/stopped(_:)``.
+    func stopIfVerifying(message: String, type: Any.Type, site: SourceLocation?) {
+        guard let verification else { return }
+        let key = innermostFrame?.key ?? Key(type)
+        verification.stop(
+            ResolutionError(
+                .stopped(message), key: key, path: path, container: container ?? verification.sandbox, site: site),
+            state: self)
+    }
+}
+
+/// Stops the program with `message`, or, in a `verify()` run, records it and ends the thread.
+func stop(_ message: String, resolving type: Any.Type, site: SourceLocation?) -> Never {
+    ThreadState.current.stopIfVerifying(message: message, type: type, site: site)
+    if let site { fatalError(message, file: site.file, line: site.line) }
+    fatalError(message)
+}
