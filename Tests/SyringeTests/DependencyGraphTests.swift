@@ -256,3 +256,25 @@ private func node(_ title: String, in graph: DependencyGraph) -> DependencyGraph
         #expect(node("GraphClock", in: parent.dependencyGraph())?.lifetime == "singleton")
     }
 }
+
+@Suite struct DependencyGraphContainerTests {
+    final class GraphParentService {}
+    final class GraphChildModel {
+        init(service: GraphParentService) {}
+    }
+
+    /// Nodes name their container; DOT and Mermaid show it once the graph spans two.
+    @Test func nodesNameTheirContainer() {
+        let parent = Resolver(id: "graph-parent")
+        parent.register { GraphParentService() }
+        let child = Resolver(parent: parent)
+        child.register { GraphChildModel(service: $0.resolve()) }
+        _ = child.verify()
+        let graph = child.dependencyGraph()
+        #expect(graph.nodes.map(\.container) == [child.name, "graph-parent"])
+        #expect(child.name != "graph-parent")
+        #expect(graph.mermaid.contains("(transient, in \(child.name))"))
+        #expect(graph.mermaid.contains("(transient, in graph-parent)"))
+        #expect(parent.dependencyGraph().mermaid.contains("<br/>(transient)\"]"))
+    }
+}

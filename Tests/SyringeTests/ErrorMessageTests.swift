@@ -1145,3 +1145,76 @@ extension ErrorMessageTests {
         #expect(text.contains(closedByRight) || text.contains(closedByLeft), "\(text)")
     }
 }
+
+// MARK: - verify()'s messages
+
+final class MsgVerifyMissing {}
+struct MsgVerifySettings {}
+@MainActor final class MsgVerifyViewModel {
+    init(missing: MsgVerifyMissing) {}
+}
+final class MsgVerifyWeakHolder {
+    @WeakInject var settings: MsgVerifySettings?
+}
+
+@Suite struct VerificationMessageTests {
+    private let file = "SyringeTests/ErrorMessageTests.swift"
+
+    @Test func optionalRegistrationWarning() {
+        let r = Resolver(id: "msg-verify-optional")
+        let line = #line + 1
+        r.register(MsgVerifyMissing?.self) { MsgVerifyMissing() }
+        #expect(
+            r.verify().warnings == [
+                "Optional<MsgVerifyMissing> is registered (at \(file):\(line)) but MsgVerifyMissing is not: "
+                    + "optional(), @OptionalInject and resolve() as MsgVerifyMissing ask for MsgVerifyMissing and do "
+                    + "not find it; register MsgVerifyMissing with a factory that may yield nil instead, "
+                    + "`register(MsgVerifyMissing.self) { … as MsgVerifyMissing? }`"
+            ])
+    }
+
+    /// A stop that is not a resolution error (here a `@WeakInject` of a value type) is reported
+    /// with its own message.
+    @Test func aStopOtherThanAResolutionErrorIsReportedWithItsMessage() throws {
+        let r = Resolver(id: "msg-verify-stopped")
+        r.register { MsgVerifySettings() }
+        r.register { MsgVerifyWeakHolder() }
+        let report = r.verify()
+        let failure = try #require(report.failures.first)
+        guard case .stopped(let message) = failure.reason else {
+            Issue.record("unexpected \(failure)")
+            return
+        }
+        #expect(failure.description.hasPrefix(message + "\n  while resolving MsgVerifyWeakHolder"))
+        #expect(message.hasPrefix("Syringe: a weakly held MsgVerifySettings (declared at "), "\(message)")
+    }
+
+    /// From main-actor code, a main-actor factory's plain `resolve()` that fails cannot be
+    /// abandoned: the program stops, saying so and what was found before.
+    @Test func aFailureInsideAMainActorFactoryStopsWithWhatWasFound() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let r = Resolver(id: "msg-verify-main")
+            r.register { MsgVerifySettings() }
+            r.register { MsgVerifyWeakHolder() }
+            r.register { @MainActor resolver in MsgVerifyViewModel(missing: resolver.resolve()) }
+            await MainActor.run { _ = r.verify() }
+        }
+        let text = fxStderr(result)
+        #expect(
+            text.contains(
+                lines(
+                    "Syringe: verify() had to stop the program: a main-actor registration, built on the main actor, "
+                        + "reached a failure that stops the program there",
+                    "",
+                    "Syringe: no registration for MsgVerifyMissing",
+                    "  while resolving MsgVerifyViewModel → MsgVerifyMissing",
+                    "  in container verification of msg-verify-main")),
+            "\(text)")
+        #expect(
+            text.contains(
+                "  a factory isolated to the main actor runs on it, where verify() cannot abandon a build; resolve "
+                    + "with try $0.tryResolve() in that factory so that the failure is reported instead\n\n"
+                    + "failures found before it:\n\nSyringe: a weakly held MsgVerifySettings"),
+            "\(text)")
+    }
+}

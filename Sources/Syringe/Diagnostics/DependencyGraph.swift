@@ -16,6 +16,9 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         public let title: String
         /// The lifetime (`singleton`, `transient`, …), or `missing` for an unregistered key.
         public let lifetime: String
+        /// The name of the container that holds the registration (nil for a missing key).
+        /// DOT and Mermaid show it when the graph spans more than one container.
+        public let container: String?
     }
 
     /// "`from` depends on `to`".
@@ -27,12 +30,21 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     public let nodes: [Node]
     public let edges: [Edge]
 
+    /// The lifetime of each node and, when the graph spans several containers, its container.
+    private var captions: [String] {
+        let spansContainers = Set(nodes.compactMap(\.container)).count > 1
+        return nodes.map { node in
+            guard spansContainers, let container = node.container else { return node.lifetime }
+            return "\(node.lifetime), in \(container)"
+        }
+    }
+
     /// Graphviz DOT text.
     public var dot: String {
         var lines = ["digraph Dependencies {", "    rankdir=LR;", "    node [shape=box, fontname=\"Helvetica\"];"]
-        for node in nodes {
+        for (node, caption) in zip(nodes, captions) {
             let style = node.lifetime == "missing" ? ", style=dashed, color=red" : ""
-            lines.append("    \(node.id) [label=\"\(escape(node.title))\\n(\(node.lifetime))\"\(style)];")
+            lines.append("    \(node.id) [label=\"\(escape(node.title))\\n(\(escape(caption)))\"\(style)];")
         }
         for edge in edges { lines.append("    \(edge.from) -> \(edge.to);") }
         lines.append("}")
@@ -42,8 +54,8 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// Mermaid flowchart text.
     public var mermaid: String {
         var lines = ["graph LR"]
-        for node in nodes {
-            lines.append("    \(node.id)[\"\(escape(node.title))<br/>(\(node.lifetime))\"]")
+        for (node, caption) in zip(nodes, captions) {
+            lines.append("    \(node.id)[\"\(escape(node.title))<br/>(\(escape(caption)))\"]")
         }
         for edge in edges { lines.append("    \(edge.from) --> \(edge.to)") }
         return lines.joined(separator: "\n")
@@ -92,6 +104,14 @@ extension Resolver {
         bootstrapIfPending()
         return registryLock.withReadLock(ThreadState.current.stripe) {
             let bindings = allBindingsLocked()
+            var containers: [Key: String] = [:]
+            var container: Resolver? = self
+            while let current = container {
+                for binding in current.registry.allBindings where containers[binding.key] == nil {
+                    containers[binding.key] = current.name
+                }
+                container = current.parent
+            }
             var ids: [Key: String] = [:]
             var nodeKeys: [(key: Key, lifetime: String)] = []
             func node(for key: Key, lifetime: String) -> String {
@@ -123,7 +143,9 @@ extension Resolver {
             }
             let titles = DependencyGraph.titles(of: nodeKeys.map(\.key))
             let nodes = nodeKeys.indices.map { index in
-                DependencyGraph.Node(id: "n\(index)", title: titles[index], lifetime: nodeKeys[index].lifetime)
+                DependencyGraph.Node(
+                    id: "n\(index)", title: titles[index], lifetime: nodeKeys[index].lifetime,
+                    container: nodeKeys[index].lifetime == "missing" ? nil : containers[nodeKeys[index].key])
             }
             return DependencyGraph(nodes: nodes, edges: edges)
         }

@@ -200,7 +200,7 @@ extension ThreadState {
     /// `type` asked for at `site`: in a `verify()` run, recorded as a ``ResolutionError/Reason/stopped(_:)``.
     func stopIfVerifying(message: String, type: Any.Type, site: SourceLocation?) {
         guard let verification else { return }
-        let key = innermostFrame?.key ?? Key(type)
+        let key = Key(type)
         verification.stop(
             ResolutionError(
                 .stopped(message), key: key, path: path, container: container ?? verification.sandbox, site: site),
