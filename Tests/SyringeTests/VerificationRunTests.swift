@@ -1,6 +1,5 @@
 import Foundation
 import Syringe
-import SyringeTesting
 import Testing
 
 // `verify()` sees the whole graph and never stops the process: failures where `resolve()`

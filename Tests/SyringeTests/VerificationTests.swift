@@ -292,6 +292,32 @@ private func makeBrokenContainer(id: String) -> Resolver {
     }
 }
 
+extension VerificationTests {
+    /// A valid report with warnings passes the test (the warnings are recorded as warnings).
+    @Test func expectValidPassesWithWarnings() {
+        let r = Resolver(id: "ver-expect-warnings")
+        r.register { VerFine() }
+        r.register { VerFine() }
+        let report = r.expectValid()
+        #expect(report.isValid)
+        #expect(report.warnings.count == 1)
+    }
+
+    /// `expectValid` takes the caller's isolation and the same skipping and stand-ins as `verify()`.
+    @MainActor @Test func expectValidFromMainActorCodeWithStandIns() {
+        let r = Resolver(id: "ver-expect-main")
+        r.register { @MainActor resolver in VerMainModel(api: resolver.resolve()) }
+        r.register { VerArgumentUser(VerArgs("x")) }
+        let report = r.expectValid(skipping: [VerArgumentUser.self], providing: { $0.register { VerAPI() } })
+        #expect(report.verified == ["VerMainModel"])
+        #expect(report.skipped == ["VerArgumentUser"])
+    }
+}
+
+@MainActor final class VerMainModel {
+    init(api: VerAPI) {}
+}
+
 enum VerQualifier: Qualifier {}
 
 /// `XCTAssertResolves` passes for a sound container and fails with the report for a broken one.

@@ -203,7 +203,7 @@ enum DependenciesContender {
                 }
             }
 
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments:
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000:
 
             return nil
 

@@ -38,7 +38,7 @@ enum ManualContender {
                 }
             }
 
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments:
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000:
 
             return nil
 

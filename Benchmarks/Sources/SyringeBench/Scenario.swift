@@ -29,6 +29,9 @@ enum Scenario: String, CaseIterable {
     /// no error in either).
     case optionalMiss = "optional-miss"
     case optionalMissArguments = "optional-miss-arguments"
+    /// `verify()` a container of 1,000 registrations, `brokenRegistrations` of them failing inside
+    /// their factories (each failure ends a worker thread); time per whole verification.
+    case verify1000 = "verify-1000"
     /// Create an object with 3 injected properties (singletons) and read them.
     case inject3
     /// Resolve a singleton from 1 or 2 threads; ns per operation of the total throughput.
@@ -64,13 +67,16 @@ enum Scenario: String, CaseIterable {
     /// How many containers `containers-20000` keeps alive while it creates more.
     static let aliveContainers = 20_000
 
+    /// How many of `verify-1000`'s registrations fail.
+    static let brokenRegistrations = 10
+
     /// How many unrelated registrations the `-100000` scenarios make first.
     static let unrelatedRegistrations = 100_000
 
     /// Scenarios only Syringe has (the others' contenders return no job for them).
     var isSyringeOnly: Bool {
         switch self {
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments: true
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000: true
         default: false
         }
     }

@@ -158,6 +158,24 @@ enum SyringeContender {
                 timed(count) { blackHole(container.optional(Leaf.self, arguments: 7)) }
             }
 
+        case .verify1000:
+            let fine = Scenario.servicesPerRegistrationBatch - Scenario.brokenRegistrations
+            for type in Fillers.types.prefix(fine) { register(type) }
+            for index in 0..<Scenario.brokenRegistrations {
+                // A plain resolve of something not registered: verify() reports it and goes on.
+                container.register(name: "broken-\(index)") { resolver -> Leaf in
+                    blackHole(resolver.resolve(Database.self, name: "absent"))
+                    return Leaf()
+                }
+            }
+            return Job { count in
+                timed(count) {
+                    let report = container.verify()
+                    precondition(report.failures.count == Scenario.brokenRegistrations, "\(report)")
+                    blackHole(report)
+                }
+            }
+
         case .inject3:
             Resolver.register(lifetime: .singleton) { Logger() }
             Resolver.register(lifetime: .singleton) { Settings() }
