@@ -1,6 +1,7 @@
 import Foundation
-import Syringe
 import Testing
+
+@testable import Syringe
 
 // `verify()` sees the whole graph and never stops the process: failures where `resolve()`
 // would stop the program (plain resolves in factories, property wrappers, default arguments)
@@ -76,6 +77,7 @@ final class VrUsesSingleton {
     init(singleton: VrSingleton) { self.singleton = singleton }
 }
 final class VrMaybe {}
+final class VrDeep {}
 final class ErrorViewModel {
     init(error: any Error) {}
 }
@@ -190,6 +192,58 @@ private func makeTenFailures(id: String, singletonBuilds: FxCounter = FxCounter(
         threads.forEach { $0.start() }
         for _ in 0..<5 { #expect(r.verify().failures.count >= 10) }
         while done.value < 2 { usleep(1_000) }
+    }
+
+    /// A build that continues on another thread (the stack guard moves deep resolutions to a
+    /// larger stack) and fails there ends both threads; the run goes on.
+    @Test func aFailureOnAContinuationThreadIsReported() {
+        let r = Resolver(id: "vr-continuation")
+        r.register(name: "top") { resolver -> VrDeep in
+            // As if this thread's stack were nearly used up: the next level moves to a new thread.
+            sdWithStackNearlyUsedUp(room: 0) { _ = resolver.resolve(VrDeep.self, name: "middle") }
+            return VrDeep()
+        }
+        r.register(name: "middle") { resolver -> VrDeep in
+            _ = resolver.resolve(VrMissing.self)
+            return VrDeep()
+        }
+        r.register { VrFine() }
+        let report = r.verify()
+        #expect(
+            report.failures.map(\.path) == [
+                ["VrDeep<\"top\">", "VrDeep<\"middle\">", "VrMissing"], ["VrDeep<\"middle\">", "VrMissing"],
+            ])
+        #expect(report.verified == ["VrFine"])
+    }
+
+    /// Two verifications of one container at once, each in its own throw-away container.
+    @Test func concurrentVerificationsDoNotInterfere() {
+        let r = makeTenFailures(id: "vr-two-at-once")
+        let counts = FxCounter()
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            Thread {
+                for _ in 0..<5 where r.verify().failedRegistrationCount == 13 { counts.increment() }
+                done.signal()
+            }.start()
+        }
+        done.wait()
+        done.wait()
+        #expect(counts.value == 10)
+    }
+
+    /// A chain close to the depth limit, failing at the bottom, on the worker's stack.
+    @Test func aDeepChainFailingAtTheBottomIsReported() {
+        let r = Resolver(id: "vr-deep")
+        for level in 0..<150 {
+            r.register(SdLevel.self, name: "\(level)") { resolver in
+                SdLevel(next: resolver.resolve(SdLevel.self, name: level < 149 ? "\(level + 1)" : "absent"))
+            }
+        }
+        let report = r.verify()
+        #expect(report.failedRegistrationCount == 150)
+        #expect(report.failures.first?.path.count == 151)
+        #expect(report.failures.first?.requested == "SdLevel named \"absent\"")
     }
 
     // MARK: Values known only at run time

@@ -87,16 +87,18 @@ enum StackGuard {
         }
         var outcome: Result<T, ResolutionError>?
         let moved = withoutActuallyEscaping(body) { body in
-            runOnNewThread(stackSize: continuationStackSize) {
+            let moved = runOnNewThread(stackSize: continuationStackSize) {
                 ThreadState.lend(state) { outcome = Result { () throws(ResolutionError) -> T in try body() } }
             }
+            if moved, outcome == nil, state.verification != nil {
+                // The thread ended without an outcome: a `verify()` worker's build reached a point
+                // where the program would stop, and this thread, waiting for it, ends too. (Here,
+                // before the ended thread's hold on `body` would count as an escape.)
+                ThreadState.endThread()
+            }
+            return moved
         }
-        guard moved, let outcome else {
-            // The thread ended without an outcome: a `verify()` worker's build reached a point
-            // where the program would stop, and this thread, waiting for it, ends too.
-            if moved, state.verification != nil { ThreadState.endThread() }
-            return try body()
-        }
+        guard moved, let outcome else { return try body() }
         return try outcome.get()
     }
 }
