@@ -95,14 +95,7 @@ extension Resolver {
 
         // Another type that could serve the request (an implementation of the requested
         // protocol), or one that merely shares its name.
-        var names: [ObjectIdentifier: String] = [:]
-        func cachedTypeName(_ type: Any.Type) -> String {
-            if let name = names[ObjectIdentifier(type)] { return name }
-            let name = typeName(type)
-            names[ObjectIdentifier(type)] = name
-            return name
-        }
-        let requestedBase = baseName(requestedName)
+        let requestedBase = baseTypeName(key.type)
         func isOptionalOfRequested(_ type: Any.Type) -> Bool {
             (type as? any OptionalType.Type).map { ObjectIdentifier($0.wrappedType) == ObjectIdentifier(key.type) }
                 ?? false
@@ -115,12 +108,12 @@ extension Resolver {
             return instance is T
         }
         func sharesName(_ binding: AnyBinding) -> Bool {
-            baseName(cachedTypeName(binding.key.type)) == requestedBase
+            baseTypeName(binding.key.type) == requestedBase
         }
         func isImplementation(_ binding: AnyBinding) -> Bool {
             binding.key.plain == binding.key && !isOptionalOfRequested(binding.key.type)
                 && (servesRequest(binding)
-                    || namesSuggestImplementation(baseName(cachedTypeName(binding.key.type)), of: requestedBase))
+                    || namesSuggestImplementation(baseTypeName(binding.key.type), of: requestedBase))
         }
         let related = firstBindingsLocked(limit: limit) { binding in
             ObjectIdentifier(binding.key.type) != ObjectIdentifier(key.type)

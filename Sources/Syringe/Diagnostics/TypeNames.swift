@@ -4,7 +4,32 @@
 /// A type's name with its enclosing types and without module names: `Outer.Widget`,
 /// `Box<Int>`, `(String, Int) -> Widget`.
 func typeName(_ type: Any.Type) -> String {
-    withoutModuleNames(String(reflecting: type))
+    TypeNameCache.names(of: type).name
+}
+
+/// The last component of a type's ``typeName(_:)``: `Widget` for `Outer.Widget`.
+func baseTypeName(_ type: Any.Type) -> String {
+    TypeNameCache.names(of: type).base
+}
+
+/// Type names, worked out once per type: a miss among many registrations compares the
+/// requested name with every registered type's, and `verify()` may meet many misses.
+///
+/// Keyed by the type's identity, which is never reused: type metadata, generic instantiations
+/// included, lives as long as the process. So the cache grows with the types that appear in
+/// messages, never with resolutions.
+private enum TypeNameCache {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: (name: String, base: String)] = [:]
+
+    static func names(of type: Any.Type) -> (name: String, base: String) {
+        let id = ObjectIdentifier(type)
+        if let names = lock.withLock({ cache[id] }) { return names }
+        let name = withoutModuleNames(String(reflecting: type))
+        let names = (name, baseName(name))
+        lock.withLock { cache[id] = names }
+        return names
+    }
 }
 
 /// A type's name with its module: `Payments.Widget`, `Swift.Optional<Payments.Widget>`.
