@@ -280,9 +280,8 @@ private func makeTenFailures(id: String, singletonBuilds: FxCounter = FxCounter(
         #expect(report.isValid)
         #expect(
             report.warnings == [
-                "VrFine is registered more than once: at SyringeTests/VerificationRunTests.swift:\(first), then at "
-                    + "SyringeTests/VerificationRunTests.swift:\(second); the last registration wins, remove the "
-                    + "others (or give them different qualifiers or names)"
+                "VrFine is registered more than once: at \(#fileID):\(first), then at \(#fileID):\(second); the last "
+                    + "registration wins, remove the others (or give them different qualifiers or names)"
             ])
     }
 
