@@ -78,7 +78,8 @@ extension Resolver {
             }
             let missing = (provider.declaredDependencies ?? []).filter { !sandbox.isRegisteredKey($0) }
             for dependency in missing {
-                report(sandbox.missingError(for: dependency, path: [binding.key]))
+                // Asked for where the `autoregister` call is, as when it resolves.
+                report(sandbox.missingError(for: dependency, site: provider.site, path: [binding.key]))
             }
             guard missing.isEmpty else {
                 failedRegistrationCount += 1

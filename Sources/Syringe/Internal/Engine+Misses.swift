@@ -45,9 +45,18 @@ extension Resolver {
     }
 }
 
-/// Stops the program with a resolution error's message.
+/// Stops the program with a resolution error's message, reported at the line that asked for
+/// the value when the error knows it.
 func trap(_ error: ResolutionError) -> Never {
-    fatalError(error.description)
+
+    stop(error.description, at: error.location)
+}
+
+/// Stops the program with `message`, reported at `site` (as `Module/File.swift:12: Fatal error: …`)
+/// when it is known.
+func stop(_ message: String, at site: SourceLocation?) -> Never {
+    guard let site else { fatalError(message) }
+    fatalError(message, file: site.file, line: site.line)
 }
 
 /// Lets a request for `Optional<Wrapped>` resolve `Wrapped` when the Optional itself is

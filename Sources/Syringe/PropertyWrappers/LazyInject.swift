@@ -135,7 +135,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         let request = request.deferred
         // Weak: an instance the container caches must not keep that container alive.
         make = { [request, weak resolver] in
-            guard let resolver else { fatalError(Messages.lazyContainerGone(site: request.site)) }
+            guard let resolver else { stop(Messages.lazyContainerGone(site: request.site), at: request.site) }
             return request.resolve(in: resolver)
         }
         site = request.site
@@ -177,7 +177,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         }
         switch claim {
         case .existing(let value): return value
-        case .cycle(let message): fatalError(message)
+        case .cycle(let message): stop(message, at: site)
         case .claimed: break
         }
         let value = graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)

@@ -116,7 +116,7 @@ extension InjectionRequest {
 /// not one.
 func weakHolder<T>(for value: T, site: SourceLocation?) -> AnyObject {
     guard let object = classInstance(of: value) else {
-        fatalError(Messages.notHeldWeakly(T.self, valueType: type(of: value as Any), site: site))
+        stop(Messages.notHeldWeakly(T.self, valueType: type(of: value as Any), site: site), at: site)
     }
     return object
 }
