@@ -32,7 +32,7 @@ extension Resolver {
             (repeat (each Dependency).self), qualifiedBy: qualifier, name: name, lifetime: lifetime,
             site: SourceLocation(file: file, line: line), isMainActorBound: false
         ) { resolver in
-            try initializer(repeat try resolver.tryResolve((each Dependency).self))
+            try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
         }
     }
 
@@ -59,7 +59,9 @@ extension Resolver {
             (repeat (each Dependency).self), qualifiedBy: qualifier, name: name, lifetime: lifetime,
             site: SourceLocation(file: file, line: line), isMainActorBound: true
         ) { resolver in
-            try callOnMainActor { try initializer(repeat try resolver.tryResolve((each Dependency).self)) }
+            try callOnMainActor {
+                try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
+            }
         }
     }
 
@@ -90,7 +92,8 @@ extension Resolver {
             (repeat (each Dependency).self), key: key, scope: scope, lifetime: lifetime,
             site: SourceLocation(file: file, line: line), isMainActorBound: false
         ) { resolver in
-            let instance = try initializer(repeat try resolver.tryResolve((each Dependency).self))
+            let instance = try initializer(
+                repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
             guard let converted = instance as? Service else {
                 let state = ThreadState.current
                 throw ResolutionError(
@@ -119,7 +122,7 @@ extension Resolver {
             (repeat (each Dependency).self), key: Key(T.self, qualifier: qualifier, scope: scope, name: name),
             scope: scope, lifetime: nil, site: SourceLocation(file: file, line: line), isMainActorBound: false
         ) { resolver in
-            try initializer(repeat try resolver.tryResolve((each Dependency).self))
+            try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
         }
     }
 

@@ -10,9 +10,9 @@ extension Resolver {
     /// resolver.register(name: "🥐") { Croissant() as Bread }
     /// ```
     ///
-    /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method`` callers receive its
-    /// error wrapped in a ``ResolutionError``. Re-registering a key replaces it unless
-    /// ``allowsOverrides-property`` is `false`.
+    /// The factory may throw; ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method``
+    /// callers receive its error wrapped in a ``ResolutionError``. Re-registering a key replaces it
+    /// unless ``allowsOverrides-property`` is `false`.
     ///
     /// A factory written in main-actor code is isolated to the main actor (a closure takes the
     /// isolation of the code around it), so the registration is main-actor-bound: resolving it

@@ -16,16 +16,25 @@ extension Resolver {
     /// The value is `sending`, so it goes straight into an actor's initializer:
     /// `Store(api: resolver.resolve())`. (Values built with runtime arguments may hold those
     /// arguments, so the argument forms return plain values.)
-    /// - SeeAlso: ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:)-method``,
-    ///   ``optional(_:scopedTo:qualifiedBy:name:isolation:)-method``
+    ///
+    /// A stop is reported at the line of the call, which the message names (`requested at
+    /// MyApp/AssetService.swift:12`); `file` and `line` say where that is, and callers never
+    /// write them. Every resolving call takes them: `optional`, `tryResolve` (whose error holds
+    /// the line in ``ResolutionError/site``) and `resolveAll` too.
+    /// - SeeAlso: ``tryResolve(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method``,
+    ///   ``optional(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method``
     public func resolve<T>(
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> sending T {
-        return resolveOrTrap(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
+        return resolveOrTrap(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), site: SourceLocation(file: file, line: line),
+            isolation: isolation)
     }
 
     /// Resolves a `T` and casts it to the type the caller expects.
@@ -39,15 +48,18 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> sending U {
-        let value: T = resolve(T.self, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
+        let value: T = resolve(
+            T.self, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation, file: file, line: line)
         guard let converted = value as? U else {
             let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
             trap(
                 ResolutionError(
                     .notConvertible(from: Swift.type(of: value as Any)), key: key.with(type: U.self),
-                    path: ThreadState.current.path, container: self, site: nil))
+                    path: ThreadState.current.path, container: self, site: SourceLocation(file: file, line: line)))
         }
         return converted
     }
@@ -63,11 +75,14 @@ extension Resolver {
         name: String? = nil,
         arguments first: First,
         _ rest: repeat each Rest,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> T {
         do {
             return try tryResolve(
-                T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
+                T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation,
+                file: file, line: line)
         } catch {
             trap(error)
         }
@@ -84,10 +99,15 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> sending T? {
         do {
-            return try resolveValue(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
+            return try resolveValue(
+                Key(T.self, qualifier: qualifier, scope: scope, name: name),
+                site: SourceLocation(file: file, line: line),
+                isolation: isolation)
         } catch {
             trap(error)
         }
@@ -105,11 +125,14 @@ extension Resolver {
         name: String? = nil,
         arguments first: First,
         _ rest: repeat each Rest,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> T? {
         do {
             return try resolveWithArguments(
-                T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
+                T.self, qualifier: qualifier, name: name, site: SourceLocation(file: file, line: line),
+                isolation: isolation, first, repeat each rest)
         } catch {
             trap(error)
         }
@@ -126,9 +149,13 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws(ResolutionError) -> sending T {
-        return try resolveOrThrow(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
+        return try resolveOrThrow(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), site: SourceLocation(file: file, line: line),
+            isolation: isolation)
     }
 
     /// Resolves a `T` built with runtime arguments, throwing a ``ResolutionError`` on failure
@@ -139,27 +166,31 @@ extension Resolver {
         name: String? = nil,
         arguments first: First,
         _ rest: repeat each Rest,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws(ResolutionError) -> T {
+        let site = SourceLocation(file: file, line: line)
         if let resolved = try resolveWithArguments(
-            T.self, qualifier: qualifier, name: name, isolation: isolation, first, repeat each rest)
+            T.self, qualifier: qualifier, name: name, site: site, isolation: isolation, first, repeat each rest)
         {
             return resolved
         }
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
-        throw missingError(for: key, site: nil, as: T.self)
+        throw missingError(for: key, site: site, as: T.self)
     }
 
     /// Resolves a `T` built with runtime arguments, or nil when nothing is registered for it with
     /// these argument types (decided in the lookup that builds, as `optional()` does).
     private func resolveWithArguments<T, First, each Rest>(
-        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, isolation: (any Actor)?, _ first: First,
-        _ rest: repeat each Rest
+        _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, site: SourceLocation,
+        isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
         var values = (first, repeat each rest)
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
-            try resolveValue(key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), isolation: isolation)
+            try resolveValue(
+                key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), site: site, isolation: isolation)
         }
         if let resolved { return resolved }
         // Otherwise a registration whose argument types the values convert to: a protocol or
@@ -169,7 +200,7 @@ extension Resolver {
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
         return try withCallerIsolation(isolation) { () throws(ResolutionError) -> T? in
-            try resolveConverting(candidates, values: all, as: T.self)
+            try resolveConverting(candidates, values: all, as: T.self, site: site)
         }
     }
 
@@ -193,10 +224,10 @@ extension Resolver {
 
     /// Resolves the first of `candidates` that accepts `values` converted to its argument types.
     private func resolveConverting<T>(
-        _ candidates: [AnyBinding], values: [Any], as type: T.Type
+        _ candidates: [AnyBinding], values: [Any], as type: T.Type, site: SourceLocation
     ) throws(ResolutionError) -> T? {
         for binding in candidates {
-            if let value = try binding.provider.resolveConverting(values, in: self) {
+            if let value = try binding.provider.resolveConverting(values, in: self, site: site) {
                 guard let converted = value as? T else { continue }
                 return converted
             }
@@ -211,8 +242,11 @@ extension Resolver {
     /// ```swift
     /// let plugins: [Plugin] = resolver.resolveAll()
     /// ```
-    public func resolveAll<T>(_ type: T.Type = T.self, isolation: (any Actor)? = #isolation) -> sending [T] {
-        withCallerIsolation(isolation) {
+    public func resolveAll<T>(
+        _ type: T.Type = T.self, isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> sending [T] {
+        let site = SourceLocation(file: file, line: line)
+        return withCallerIsolation(isolation) {
             bootstrapIfPending()
             let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
                 allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
@@ -220,7 +254,7 @@ extension Resolver {
             return bindings.sorted { $0.order < $1.order }.map { binding in
                 do throws(ResolutionError) {
                     return try resolveBinding(
-                        unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: nil)
+                        unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: site)
                 } catch {
                     trap(error)
                 }

@@ -148,7 +148,7 @@ extension Resolver {
         current.install(modules)
     }
 
-    /// Resolves a `T` from ``current``. See ``resolve(_:scopedTo:qualifiedBy:name:isolation:)-714i``.
+    /// Resolves a `T` from ``current``. See ``resolve(_:scopedTo:qualifiedBy:name:isolation:file:line:)-4y3mr``.
     ///
     /// ```swift
     /// init(api: APIClient = Resolver.resolve(qualifiedBy: Staging.self)) { … }
@@ -158,9 +158,13 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> sending T {
-        return resolveFromCurrent(Key(T.self, qualifier: qualifier, scope: scope, name: name), isolation: isolation)
+        return resolveFromCurrent(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), site: SourceLocation(file: file, line: line),
+            isolation: isolation)
     }
 
     /// Resolves a `T` from ``current`` and casts it to the type the caller expects.
@@ -174,9 +178,12 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> sending U {
-        return current.resolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
+        return current.resolve(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation, file: file, line: line)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``.
@@ -190,10 +197,13 @@ extension Resolver {
         name: String? = nil,
         arguments first: First,
         _ rest: repeat each Rest,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> T {
         return current.resolve(
-            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
+            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation,
+            file: file, line: line)
     }
 
     /// Resolves a `T` from ``current``, or nil when nothing is registered for it.
@@ -206,9 +216,12 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> sending T? {
-        return current.optional(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
+        return current.optional(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation, file: file, line: line)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``, or nil when nothing serves them.
@@ -222,10 +235,13 @@ extension Resolver {
         name: String? = nil,
         arguments first: First,
         _ rest: repeat each Rest,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> T? {
         return current.optional(
-            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
+            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation,
+            file: file, line: line)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` on failure.
@@ -238,9 +254,12 @@ extension Resolver {
         scopedTo scope: (any Scope.Type)? = nil,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws(ResolutionError) -> sending T {
-        return try current.tryResolve(type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation)
+        return try current.tryResolve(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, isolation: isolation, file: file, line: line)
     }
 
     /// Resolves a `T` built with runtime arguments from ``current``, throwing on failure.
@@ -250,10 +269,13 @@ extension Resolver {
         name: String? = nil,
         arguments first: First,
         _ rest: repeat each Rest,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws(ResolutionError) -> T {
         return try current.tryResolve(
-            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation)
+            type, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation,
+            file: file, line: line)
     }
 
     /// Resolves one instance from every registration serving `T` in ``current``.
@@ -261,8 +283,10 @@ extension Resolver {
     /// ```swift
     /// let plugins: [Plugin] = Resolver.resolveAll()
     /// ```
-    public static func resolveAll<T>(_ type: T.Type = T.self, isolation: (any Actor)? = #isolation) -> sending [T] {
-        current.resolveAll(type, isolation: isolation)
+    public static func resolveAll<T>(
+        _ type: T.Type = T.self, isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
+    ) -> sending [T] {
+        current.resolveAll(type, isolation: isolation, file: file, line: line)
     }
 
     /// Whether ``current`` (or an ancestor) has a registration for the key.

@@ -39,6 +39,74 @@ struct CrashFactoryFailure: Error, CustomStringConvertible {
 final class CrashInjectHolder {
     @Inject var missing: CrashMissing
 }
+protocol CrashShape {}
+struct CrashSquare: CrashShape {}
+final class CrashWeakShapeHolder {
+    static let injectLine = #line + 1
+    @WeakInject var shape: CrashShape?
+}
+final class CrashLazyHolder {
+    static let injectLine = #line + 1
+    @LazyInject var missing: CrashMissing
+}
+
+/// A stop caused by a failed resolution, on a line the tests know (every call written in an exit
+/// test's body is at the line of its `#expect`).
+enum CrashStop: String, Codable, Sendable, CaseIterable {
+    case arguments, cast, nestedResolve, weakInject, lazyInject
+
+    /// The line of `.arguments`'s call in `run()`; `.cast`'s follows it.
+    private static let firstCallLine = #line + 4
+    func run() {
+        let r = makeContainer()
+        switch self {
+        case .arguments: let _: CrashArgs = r.resolve(arguments: 42)
+        case .cast: let _: CrashMissing = r.resolve(CrashThrowing.self)
+        case .nestedResolve: let _: CrashOuter = r.resolve()
+        case .weakInject: _ = Resolver.withContainer(r) { CrashWeakShapeHolder() }
+        case .lazyInject:
+            let holder = Resolver.withContainer(Resolver()) { CrashLazyHolder() }
+            _ = holder.missing
+        }
+    }
+
+    private static let factoryLine = #line + 6
+    private func makeContainer() -> Resolver {
+        let r = Resolver()
+        r.register(arguments: String.self) { CrashArgs($0) }
+        r.register { CrashThrowing() }
+        r.register { CrashSquare() as CrashShape }
+        r.register { CrashOuter(inner: $0.resolve()) }
+        return r
+    }
+
+    /// The line the stop is reported at: the call's, the factory's that asked, or the wrapper's.
+    var line: Int {
+        switch self {
+        case .arguments: Self.firstCallLine
+        case .cast: Self.firstCallLine + 1
+        case .nestedResolve: Self.factoryLine
+        case .weakInject: CrashWeakShapeHolder.injectLine
+        case .lazyInject: CrashLazyHolder.injectLine
+        }
+    }
+
+    /// How the message starts, after `Syringe: `.
+    var message: String {
+        switch self {
+        case .arguments: "no registration for CrashArgs"
+        case .cast: "the instance built for CrashMissing"
+        case .nestedResolve: "no registration for CrashInner"
+        case .weakInject: "a weakly held CrashShape"
+        case .lazyInject: "the @LazyInject property declared at"
+        }
+    }
+}
+
+/// Where a stop is reported, as Swift prints it before the message: `Module/File.swift:12: Fatal error: `.
+private func crashStop(at line: Int) -> String {
+    "SyringeTests/CrashTests.swift:\(line): Fatal error: Syringe: "
+}
 
 @Suite struct CrashTests {
     @Test func missingRegistrationNamesTypeAndContainer() async {
@@ -252,6 +320,20 @@ final class CrashInjectHolder {
         let text = fxStderr(result)
         #expect(text.contains("CrashMissing"))
         #expect(text.contains("CrashInjectBox"))
+    }
+
+    // MARK: Where a stop is reported
+
+    /// The argument and cast forms stop at their call, a nested `$0.resolve()` in the factory that
+    /// asked, and the weak and lazy wrappers at their declaration.
+    @Test(arguments: CrashStop.allCases)
+    func stopIsReportedWhereTheValueWasAskedFor(stop: CrashStop) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [stop] in
+            fxStartWatchdog()
+            stop.run()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains(crashStop(at: stop.line) + stop.message), "\(text)")
     }
 
     @Test func correctResolutionDoesNotStop() async {

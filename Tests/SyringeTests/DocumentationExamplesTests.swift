@@ -70,15 +70,24 @@ private final class DocUser {
 }
 
 /// Replaces the container's name in a message, so that texts copied from runs against `main`
-/// can be compared with the same message from a test's own container.
-private func docMessage(_ error: ResolutionError, container: Resolver) -> String {
-    docText(error.description.replacingOccurrences(of: "in container \(container.name)", with: "in container main"))
+/// can be compared with the same message from a test's own container (and lines of this file
+/// with the app's lines the documentation shows, as ``docText(_:sites:)`` does).
+private func docMessage(_ error: ResolutionError, container: Resolver, sites: [Int: String] = [:]) -> String {
+    docText(
+        error.description.replacingOccurrences(of: "in container \(container.name)", with: "in container main"),
+        sites: sites)
 }
 
-/// Drops the suite's name from the types declared inside it: messages name a type with its
-/// enclosing types, and the documentation declares these types at the top level.
-private func docText(_ text: String) -> String {
-    text.replacingOccurrences(of: "DocumentationExamplesTests.", with: "")
+/// Replaces each line of this file in `sites` with the app's line the documentation shows in
+/// its place (`MyApp/Services.swift:3`), and drops the suite's name from the types declared
+/// inside it: messages name a type with its enclosing types, and the documentation declares
+/// these types at the top level.
+private func docText(_ text: String, sites: [Int: String] = [:]) -> String {
+    var text = text
+    for (line, site) in sites {
+        text = text.replacingOccurrences(of: "SyringeTests/DocumentationExamplesTests.swift:\(line)", with: site)
+    }
+    return text.replacingOccurrences(of: "DocumentationExamplesTests.", with: "")
 }
 
 @Suite struct DocumentationExamplesTests {
@@ -132,14 +141,16 @@ private func docText(_ text: String) -> String {
         let r = Resolver()
         r.register { DocNetworkService() }
         r.register { DocURLComponentsService() }
+        let line = #line + 1
         r.autoregister(DocAutoAssetService.init)
         r.autoregister(Holder.init)
         let error = try #require(throws: ResolutionError.self) { try r.tryResolve(Holder.self) }
         #expect(
-            docMessage(error, container: r) == """
+            docMessage(error, container: r, sites: [line: "MyApp/AssetService.swift:6"]) == """
                 Syringe: no registration for DocNetworkServiceProtocol
                   while resolving Holder → DocAutoAssetService → DocNetworkServiceProtocol
                   in container main
+                  requested at MyApp/AssetService.swift:6
                   DocNetworkService is registered; to serve DocNetworkServiceProtocol add \
                 .implements(DocNetworkServiceProtocol.self) to its registration
                 """)
@@ -502,11 +513,13 @@ private func docText(_ text: String) -> String {
     @Test func qualifierMismatchMessage() throws {
         let r = Resolver()
         r.register(qualifiedBy: DocStaging.self) { DocAPIClient(url: "https://staging.example.com") }
+        let line = #line + 1
         let error = try #require(throws: ResolutionError.self) { try r.tryResolve(DocAPIClient.self) }
         #expect(
-            docMessage(error, container: r) == """
+            docMessage(error, container: r, sites: [line: "MyApp/DebugMenu.swift:12"]) == """
                 Syringe: no registration for DocAPIClient
                   in container main
+                  requested at MyApp/DebugMenu.swift:12
                   DocAPIClient is registered under qualifier DocStaging; resolve it with (qualifiedBy: DocStaging.self)
                 """)
     }
@@ -599,18 +612,20 @@ private func docText(_ text: String) -> String {
     @Test func argumentsMismatch() throws {
         let r = Resolver()
         r.register(arguments: String.self, Int.self) { env, ts in ClassD(environment: env, timestamp: ts) }
+        let line = #line + 1  // a call in #require's body is at the macro's line
         let error = try #require(throws: ResolutionError.self) {
             try r.tryResolve(ClassD.self, arguments: "stage")
         }
         #expect(
-            docMessage(error, container: r) == """
+            docMessage(error, container: r, sites: [line: "MyApp/Stage.swift:21"]) == """
                 Syringe: no registration for ClassD with arguments (String)
                   in container main
+                  requested at MyApp/Stage.swift:21
                   ClassD is registered with arguments (String, Int), called with (String)
                 """)
         let report = r.verify()
         #expect(report.isValid)
-        #expect(report.skipped.map(docText) == ["ClassD with arguments (String, Int)"])
+        #expect(report.skipped.map { docText($0) } == ["ClassD with arguments (String, Int)"])
     }
 
     private protocol PinCodeRoutes: AnyObject {}
@@ -628,13 +643,15 @@ private func docText(_ text: String) -> String {
         _ = try r.tryResolve(PinCodeScreen.self, arguments: router)
         let routes: any PinCodeRoutes = router
         _ = try r.tryResolve(PinCodeScreen.self, arguments: routes)
+        let line = #line + 1  // a call in #require's body is at the macro's line
         let error = try #require(throws: ResolutionError.self) {
             try r.tryResolve(PinCodeScreen.self, arguments: "home")
         }
         #expect(
-            docMessage(error, container: r) == """
+            docMessage(error, container: r, sites: [line: "MyApp/PinCodeRouter.swift:17"]) == """
                 Syringe: no registration for PinCodeScreen with arguments (String)
                   in container main
+                  requested at MyApp/PinCodeRouter.swift:17
                   PinCodeScreen is registered with arguments (PinCodeRoutes), called with (String): \
                 a String is not a PinCodeRoutes; pass a value of the registered type
                 """)
@@ -947,23 +964,21 @@ private func docText(_ text: String) -> String {
         }
 
         let message = await Task.detached {
+            let line = #line + 2
             do throws(ResolutionError) {
                 _ = try r.tryResolve(AssetListScreenModel.self)
                 return ""
             } catch {
-                return docText(
-                    error.description
-                        .replacingOccurrences(
-                            of: "SyringeTests/DocumentationExamplesTests.swift:\(Self.registerScreensLine)",
-                            with: "MyApp/Screens.swift:12"
-                        )
-                        .replacingOccurrences(of: "in container \(r.name)", with: "in container main"))
+                return docMessage(
+                    error, container: r,
+                    sites: [Self.registerScreensLine: "MyApp/Screens.swift:12", line: "MyApp/Prefetch.swift:8"])
             }
         }.value
         #expect(
             message == """
                 Syringe: AssetListScreenModel is bound to the main actor and was resolved off it
                   in container main
+                  requested at MyApp/Prefetch.swift:8
                   its factory, registered at MyApp/Screens.swift:12, is isolated to the main actor (written in @MainActor code, or a @MainActor function)
                   resolve it from @MainActor code, or hop there first: await MainActor.run { … }
                   a factory that need not run on the main actor can be registered from nonisolated code (a ResolverModule, say)
@@ -1244,14 +1259,16 @@ private func docText(_ text: String) -> String {
             #expect(screen.show() == "Hello, Syringe!")
             #expect(r.verify().description == "Syringe: all 3 keys resolve (2 registrations, 1 alias)")
 
+            let line = #line + 2
             do throws(ResolutionError) {
                 let formal: Greeter = try Resolver.tryResolve(qualifiedBy: Formal.self)
                 Issue.record("unexpected \(formal.greet("Syringe"))")
             } catch {
                 #expect(
-                    docMessage(error, container: r) == """
+                    docMessage(error, container: r, sites: [line: "QuickStart/main.swift:27"]) == """
                         Syringe: no registration for Greeter qualified by Formal
                           in container main
+                          requested at QuickStart/main.swift:27
                           Greeter is registered without qualifier, scope or name; resolve it without selectors, \
                         or register it with the ones asked for
                         """)
@@ -1406,6 +1423,7 @@ private func docText(_ text: String) -> String {
         let r = Resolver()
         r.register { DocNetworkService() }
         r.register { DocURLComponentsService() }
+        let line = #line + 1  // the documentation's MyApp/Services.swift:3, :4 and :5
         r.autoregister(DocAutoAssetService.init)
         r.register { A(b: try $0.tryResolve()) }
         r.register { B(a: try $0.tryResolve()) }
@@ -1413,20 +1431,27 @@ private func docText(_ text: String) -> String {
         r.register(qualifiedBy: DocStaging.self) { DocAPIClient(url: "https://staging.example.com") }
         r.register(arguments: String.self, Int.self) { env, ts in ClassD(environment: env, timestamp: ts) }
 
+        let sites = [
+            line: "MyApp/Services.swift:3", line + 1: "MyApp/Services.swift:4", line + 2: "MyApp/Services.swift:5",
+        ]
+
         let cycle = try #require(throws: ResolutionError.self) { try r.tryResolve(A.self) }
         #expect(
-            docMessage(cycle, container: r) == """
+            docMessage(cycle, container: r, sites: sites) == """
                 Syringe: dependency cycle while resolving A
                   cycle: A → B → A
                   in container main
+                  requested at MyApp/Services.swift:5
                   break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created
                 """)
 
+        let feedLine = #line + 1
         let failed = try #require(throws: ResolutionError.self) { try r.tryResolve(Feed.self) }
         #expect(
-            docMessage(failed, container: r) == """
+            docMessage(failed, container: r, sites: [feedLine: "MyApp/FeedScreen.swift:9"]) == """
                 Syringe: the factory for Feed threw an error: Offline()
                   in container main
+                  requested at MyApp/FeedScreen.swift:9
                 """)
         #expect(failed.underlyingError is Offline)
 
@@ -1443,7 +1468,8 @@ private func docText(_ text: String) -> String {
         let report = r.verify()
         #expect(!report.isValid)
         let text = docText(
-            report.description.replacingOccurrences(of: "verification of \(r.name)", with: "verification of main"))
+            report.description.replacingOccurrences(of: "verification of \(r.name)", with: "verification of main"),
+            sites: sites)
         #expect(
             text == """
                 Syringe: 4 of 7 keys cannot be resolved (8 registrations, 0 aliases)
@@ -1451,17 +1477,20 @@ private func docText(_ text: String) -> String {
                 Syringe: no registration for DocNetworkServiceProtocol
                   while resolving DocAutoAssetService → DocNetworkServiceProtocol
                   in container verification of main
+                  requested at MyApp/Services.swift:3
                   DocNetworkService is registered; to serve DocNetworkServiceProtocol add \
                 .implements(DocNetworkServiceProtocol.self) to its registration
 
                 Syringe: dependency cycle while resolving A
                   cycle: A → B → A
                   in container verification of main
+                  requested at MyApp/Services.swift:5
                   break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created
 
                 Syringe: dependency cycle while resolving B
                   cycle: B → A → B
                   in container verification of main
+                  requested at MyApp/Services.swift:4
                   break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created
 
                 Syringe: the factory for Feed threw an error: Offline()

@@ -119,8 +119,61 @@ enum MsgDuplicateSites {
 /// The `#fileID` that registration and request sites of this file print as.
 private let msgFile = "SyringeTests/ErrorMessageTests.swift"
 
+/// The line of a message saying that the value was asked for on `line` of this file.
+private func requestedAt(_ line: Int) -> String {
+    "  requested at \(msgFile):\(line)"
+}
+
 private func lines(_ lines: String...) -> String {
     lines.joined(separator: "\n")
+}
+
+final class MsgPlugin {}
+
+/// A resolving call that stops the program, on a line the tests know (every call written in an
+/// exit test's body is at the line of its `#expect`).
+enum MsgStoppingCall: String, Codable, Sendable, CaseIterable {
+    case resolve, staticResolve, optional, resolveAll
+
+    /// The line of `.resolve`'s call in `run()`; the others follow it, one a line.
+    private static let firstCallLine = #line + 4
+    func run() {
+        let r = makeContainer()
+        switch self {
+        case .resolve: _ = r.resolve(MsgMissing.self)
+        case .staticResolve: Resolver.withContainer(r) { _ = Resolver.resolve(MsgMissing.self) }
+        case .optional: _ = r.optional(MsgThrowing.self)
+        case .resolveAll: _ = r.resolveAll(MsgPlugin.self)
+        }
+    }
+
+    private func makeContainer() -> Resolver {
+        let r = Resolver(id: "msg-stop-\(rawValue)")
+        r.register(MsgThrowing.self) { throw MsgDiskError(code: 5) }
+        r.register(name: "logging") { MsgPlugin() }
+        r.register(MsgPlugin.self, name: "metrics") { throw MsgDiskError(code: 6) }
+        return r
+    }
+
+    var line: Int { Self.firstCallLine + Self.allCases.firstIndex(of: self)! }
+
+    /// The message the stop prints.
+    var message: String {
+        let container = "  in container msg-stop-\(rawValue)"
+        switch self {
+        case .resolve, .staticResolve:
+            return lines(
+                "Syringe: no registration for MsgMissing", container, requestedAt(line),
+                "  register it first, e.g. Resolver.register { MsgMissing(…) }")
+        case .optional:
+            return lines(
+                "Syringe: the factory for MsgThrowing threw an error: disk 5 is on fire", container, requestedAt(line))
+        case .resolveAll:
+            return lines(
+                "Syringe: the factory for MsgPlugin named \"metrics\" threw an error: disk 6 is on fire", container,
+                requestedAt(line))
+        }
+    }
 }
 
 /// The `ResolutionError` that `body` throws, or nil.
@@ -163,27 +216,31 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 
     @Test func missingPlainRegistration() {
         let r = Resolver(id: "msg-missing-plain")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgMissing.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgMissing",
                     "  in container msg-missing-plain",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register { MsgMissing(…) }"))
         #expect(error?.requested == "MsgMissing")
         #expect(error?.path == ["MsgMissing"])
         #expect(error?.container == "msg-missing-plain")
-        #expect(error?.site == nil)
+        #expect(error?.site == "\(msgFile):\(line)")
     }
 
     @Test func missingQualifiedRegistration() {
         let r = Resolver(id: "msg-missing-qualified")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgMissing.self, qualifiedBy: MsgStaging.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgMissing qualified by MsgStaging",
                     "  in container msg-missing-qualified",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register(qualifiedBy: MsgStaging.self) { MsgMissing(…) }"))
     }
 
@@ -203,12 +260,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     /// `Resolver.register { MsgMissing(…) }` would not serve the request.
     @Test func missingNamedRegistrationSuggestsRegisteringUnderTheName() {
         let r = Resolver(id: "msg-missing-named-fix")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgMissing.self, name: "croissant") }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgMissing named \"croissant\"",
                     "  in container msg-missing-named-fix",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register(name: \"croissant\") { MsgMissing(…) }"))
     }
 
@@ -227,18 +286,21 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     /// As for names, the offered fix for a scoped request must register it in that scope.
     @Test func missingScopedRegistrationSuggestsRegisteringInTheScope() {
         let r = Resolver(id: "msg-missing-scoped-fix")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgMissing.self, scopedTo: MsgFlow.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgMissing in scope MsgFlow",
                     "  in container msg-missing-scoped-fix",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register(scopedTo: MsgFlow.self) { MsgMissing(…) }"))
     }
 
     @Test func missingDependencyShowsTheResolutionPath() {
         let r = Resolver(id: "msg-path")
         r.register { try MsgTop(outer: $0.tryResolve()) }
+        let line = #line + 1
         r.register { try MsgOuter(inner: $0.tryResolve()) }
         let error = thrown { try r.tryResolve(MsgTop.self) }
         #expect(
@@ -247,6 +309,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: no registration for MsgInner",
                     "  while resolving MsgTop → MsgOuter → MsgInner",
                     "  in container msg-path",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register { MsgInner(…) }"))
         #expect(error?.path == ["MsgTop", "MsgOuter", "MsgInner"])
     }
@@ -283,12 +346,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func concreteTypeRegisteredButProtocolRequested() {
         let r = Resolver(id: "msg-implements-hint")
         r.register { MsgNetworkService() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgNetworkServiceProtocol.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgNetworkServiceProtocol",
                     "  in container msg-implements-hint",
+                    requestedAt(line),
                     "  MsgNetworkService is registered; to serve MsgNetworkServiceProtocol add "
                         + ".implements(MsgNetworkServiceProtocol.self) to its registration"))
     }
@@ -297,12 +362,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let r = Resolver(id: "msg-implements-cached")
         r.register(lifetime: .singleton) { MsgSystemClock() }
         _ = r.resolve(MsgSystemClock.self)
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgTicking.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgTicking",
                     "  in container msg-implements-cached",
+                    requestedAt(line),
                     "  MsgSystemClock is registered; to serve MsgTicking add "
                         + ".implements(MsgTicking.self) to its registration"))
     }
@@ -310,12 +377,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func sameTypeUnderAnotherQualifier() {
         let r = Resolver(id: "msg-other-qualifier")
         r.register(qualifiedBy: MsgStaging.self) { MsgClient() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgClient.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgClient",
                     "  in container msg-other-qualifier",
+                    requestedAt(line),
                     "  MsgClient is registered under qualifier MsgStaging; resolve it with (qualifiedBy: MsgStaging.self)"
                 ))
     }
@@ -323,36 +392,42 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func sameTypeUnderAnotherName() {
         let r = Resolver(id: "msg-other-name")
         r.register(name: "blue") { MsgClient() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgClient.self, name: "green") }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgClient named \"green\"",
                     "  in container msg-other-name",
+                    requestedAt(line),
                     "  MsgClient is registered with name \"blue\"; resolve it with (name: \"blue\")"))
     }
 
     @Test func sameTypeInAScope() {
         let r = Resolver(id: "msg-other-scope")
         r.register(scopedTo: MsgFlow.self) { MsgClient() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgClient.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgClient",
                     "  in container msg-other-scope",
+                    requestedAt(line),
                     "  MsgClient is registered in scope MsgFlow; resolve it with (scopedTo: MsgFlow.self)"))
     }
 
     @Test func sameTypeWithoutSelectorsWhenAQualifierIsAskedFor() {
         let r = Resolver(id: "msg-no-selectors")
         r.register { MsgClient() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgClient.self, qualifiedBy: MsgStaging.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgClient qualified by MsgStaging",
                     "  in container msg-no-selectors",
+                    requestedAt(line),
                     "  MsgClient is registered without qualifier, scope or name; resolve it without selectors, "
                         + "or register it with the ones asked for"))
     }
@@ -372,36 +447,42 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func registeredWithOtherArgumentTypes() {
         let r = Resolver(id: "msg-argument-types")
         r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgArgs.self, arguments: 42) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgArgs with arguments (Int)",
                     "  in container msg-argument-types",
+                    requestedAt(line),
                     "  MsgArgs is registered with arguments (String, Int), called with (Int)"))
     }
 
     @Test func registeredWithArgumentsButResolvedWithout() {
         let r = Resolver(id: "msg-no-arguments")
         r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgArgs.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgArgs",
                     "  in container msg-no-arguments",
+                    requestedAt(line),
                     "  MsgArgs is registered with arguments (String, Int), called with ()"))
     }
 
     @Test func optionalRegisteredButNonOptionalRequested() {
         let r = Resolver(id: "msg-optional")
         r.register(MsgThing?.self) { MsgThing() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgThing.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgThing",
                     "  in container msg-optional",
+                    requestedAt(line),
                     "  Optional<MsgThing> is registered; resolve it as MsgThing? or register MsgThing itself"))
     }
 
@@ -411,12 +492,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let r = Resolver(id: "msg-optional-cached")
         r.register(MsgThing?.self, lifetime: .singleton) { MsgThing() }
         _ = r.resolve(MsgThing?.self)
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgThing.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgThing",
                     "  in container msg-optional-cached",
+                    requestedAt(line),
                     "  Optional<MsgThing> is registered; resolve it as MsgThing? or register MsgThing itself"))
     }
 
@@ -424,6 +507,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     /// `.implements` key, which the registration itself serves.
     @Test func cycleThroughAnImplementedProtocol() {
         let r = Resolver(id: "msg-cycle-implements")
+        let line = #line + 1
         r.register { try MsgSelfNeeding(peer: $0.tryResolve()) }.implements(MsgPeer.self)
         let error = thrown { try r.tryResolve(MsgSelfNeeding.self) }
         #expect(
@@ -432,6 +516,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: dependency cycle while resolving MsgPeer",
                     "  cycle: MsgSelfNeeding → MsgPeer",
                     "  in container msg-cycle-implements",
+                    requestedAt(line),
                     "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
                 ))
     }
@@ -440,12 +525,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func singleTupleArgumentIsNotTwoArguments() {
         let r = Resolver(id: "msg-tuple-argument")
         r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgArgs.self, arguments: ("stage", 1200)) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgArgs with arguments ((String, Int))",
                     "  in container msg-tuple-argument",
+                    requestedAt(line),
                     "  MsgArgs is registered with arguments (String, Int), called with ((String, Int))"))
     }
 
@@ -454,12 +541,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func argumentOfAnotherTypeIsNamed() {
         let r = Resolver(id: "msg-argument-other-type")
         r.register(arguments: (any MsgRoutes).self) { MsgRouteScreen(routes: $0) }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgRouteScreen.self, arguments: MsgThing()) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgRouteScreen with arguments (MsgThing)",
                     "  in container msg-argument-other-type",
+                    requestedAt(line),
                     "  MsgRouteScreen is registered with arguments (MsgRoutes), called with (MsgThing): "
                         + "a MsgThing is not a MsgRoutes; pass a value of the registered type"))
     }
@@ -467,12 +556,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func oneOfSeveralArgumentsOfAnotherType() {
         let r = Resolver(id: "msg-argument-other-type-second")
         r.register(arguments: String.self, (any MsgRoutes).self) { MsgPairUser($0, $1) }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgPairUser.self, arguments: "home", MsgThing()) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgPairUser with arguments (String, MsgThing)",
                     "  in container msg-argument-other-type-second",
+                    requestedAt(line),
                     "  MsgPairUser is registered with arguments (String, MsgRoutes), called with (String, MsgThing): "
                         + "argument 2 (a MsgThing) is not a MsgRoutes; pass values of the registered types"))
     }
@@ -489,6 +580,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func nearMatchesAreListedUpToTenAndCounted() {
         let r = Resolver(id: "msg-many-near-matches")
         for index in 0..<100_000 { r.register(name: "n\(index)") { MsgClient() } }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgClient.self, name: "blue") }
         let hints = (0..<10).map {
             "  MsgClient is registered with name \"n\($0)\"; resolve it with (name: \"n\($0)\")"
@@ -498,6 +590,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 == ([
                     "Syringe: no registration for MsgClient named \"blue\"",
                     "  in container msg-many-near-matches",
+                    requestedAt(line),
                 ] + hints + ["  and 99990 more near matches"]).joined(separator: "\n"))
     }
 
@@ -505,24 +598,28 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 
     @Test func nestedTypeIsNamedWithItsEnclosingType() {
         let r = Resolver(id: "msg-nested")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgKindsB.Widget.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgKindsB.Widget",
                     "  in container msg-nested",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register { MsgKindsB.Widget(…) }"))
     }
 
     @Test func sameNamedTypeOfAnotherEnclosingTypeIsToldApart() {
         let r = Resolver(id: "msg-same-name-nested")
         r.register { MsgKindsA.Widget() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgKindsB.Widget.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgKindsB.Widget",
                     "  in container msg-same-name-nested",
+                    requestedAt(line),
                     "  MsgKindsA.Widget is registered, a different type from the MsgKindsB.Widget asked for"))
     }
 
@@ -530,12 +627,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func sameNamedClassIsNotOfferedAsAnImplementation() {
         let r = Resolver(id: "msg-same-name-protocol")
         r.register { MsgKindsC.Gadget() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve((any MsgKindsB.Gadget).self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgKindsB.Gadget",
                     "  in container msg-same-name-protocol",
+                    requestedAt(line),
                     "  MsgKindsC.Gadget is registered, a different type from the MsgKindsB.Gadget asked for"))
     }
 
@@ -543,35 +642,41 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func sameNamedTypesOfTwoModulesAreNamedWithTheirModules() {
         let r = Resolver(id: "msg-same-name-modules")
         r.register { Swift.Hasher() }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(Hasher.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for SyringeTests.Hasher",
                     "  in container msg-same-name-modules",
+                    requestedAt(line),
                     "  Swift.Hasher is registered, a different type from the SyringeTests.Hasher asked for"))
     }
 
     @Test func instanceOfASameNamedTypeIsNamedWithItsModule() {
         let r = Resolver(id: "msg-not-convertible-same-name")
         r.register { Swift.Hasher() }.implements(Hasher.self)
+        let line = #line + 1
         let error = thrown { try r.tryResolve(Hasher.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: the instance built for SyringeTests.Hasher is a Swift.Hasher, which is not a "
                         + "SyringeTests.Hasher",
-                    "  in container msg-not-convertible-same-name"))
+                    "  in container msg-not-convertible-same-name",
+                    requestedAt(line)))
     }
 
     @Test func genericTypeReadsAsWritten() {
         let r = Resolver(id: "msg-generic")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgCrate<Int>.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgCrate<Int>",
                     "  in container msg-generic",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register { MsgCrate<Int>(…) }"))
     }
 
@@ -579,34 +684,40 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 
     @Test func missingFunctionTypeGetsAClosureRegistrationHint() {
         let r = Resolver(id: "msg-missing-function")
+        let line = #line + 1
         let error = thrown { try r.tryResolve((@Sendable () -> Int).self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for @Sendable () -> Int",
                     "  in container msg-missing-function",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register((@Sendable () -> Int).self) { { … } }"))
     }
 
     @Test func missingTupleTypeGetsATupleRegistrationHint() {
         let r = Resolver(id: "msg-missing-tuple")
+        let line = #line + 1
         let error = thrown { try r.tryResolve((String, Int).self, name: "origin") }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for (String, Int) named \"origin\"",
                     "  in container msg-missing-tuple",
+                    requestedAt(line),
                     "  register it first, e.g. Resolver.register((String, Int).self, name: \"origin\") { (…) }"))
     }
 
     @Test func missingProtocolGetsAConformingTypeHint() {
         let r = Resolver(id: "msg-missing-protocol")
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgUnrelated.self, qualifiedBy: MsgStaging.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: no registration for MsgUnrelated qualified by MsgStaging",
                     "  in container msg-missing-protocol",
+                    requestedAt(line),
                     "  register a type that conforms to MsgUnrelated and add .implements(MsgUnrelated.self) to its "
                         + "registration, or register one for it: "
                         + "Resolver.register(MsgUnrelated.self, qualifiedBy: MsgStaging.self) { … }"))
@@ -617,6 +728,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func cycleThroughTryResolve() {
         let r = Resolver(id: "msg-cycle")
         r.register { try MsgCycleA(b: $0.tryResolve()) }
+        let line = #line + 1
         r.register { try MsgCycleB(a: $0.tryResolve()) }
         let error = thrown { try r.tryResolve(MsgCycleA.self) }
         #expect(
@@ -625,6 +737,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: dependency cycle while resolving MsgCycleA",
                     "  cycle: MsgCycleA → MsgCycleB → MsgCycleA",
                     "  in container msg-cycle",
+                    requestedAt(line),
                     "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
                 ))
         guard case .cycle(let keys) = error?.reason else {
@@ -636,6 +749,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 
     @Test func cycleThroughASingleton() {
         let r = Resolver(id: "msg-cycle-singleton")
+        let line = #line + 1
         r.register(lifetime: .singleton) { try MsgCycleA(b: $0.tryResolve()) }
         r.register(lifetime: .singleton) { try MsgCycleB(a: $0.tryResolve()) }
         let error = thrown { try r.tryResolve(MsgCycleB.self) }
@@ -645,6 +759,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: dependency cycle while resolving MsgCycleB",
                     "  cycle: MsgCycleB → MsgCycleA → MsgCycleB",
                     "  in container msg-cycle-singleton",
+                    requestedAt(line),
                     "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
                 ))
     }
@@ -660,7 +775,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             "Syringe: dependency cycle while resolving MsgWrappedA",
             "  cycle: MsgWrappedA → MsgWrappedB → MsgWrappedA",
             "  in container msg-cycle-wrappers",
-            "  requested at \(msgFile):\(MsgWrappedB.injectLine)",
+            requestedAt(MsgWrappedB.injectLine),
             "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created")
         let stderr = fxStderr(result)
         #expect(stderr.contains(expected), "\(stderr)")
@@ -671,18 +786,21 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func factoryErrorIsWrappedAndKept() {
         let r = Resolver(id: "msg-factory-error")
         r.register(MsgThrowing.self) { throw MsgDiskError(code: 7) }
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgThrowing.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: the factory for MsgThrowing threw an error: disk 7 is on fire",
-                    "  in container msg-factory-error"))
+                    "  in container msg-factory-error",
+                    requestedAt(line)))
         #expect(error?.underlyingError as? MsgDiskError == MsgDiskError(code: 7))
     }
 
     @Test func nestedFactoryErrorKeepsThePath() {
         let r = Resolver(id: "msg-factory-error-nested")
         r.register(MsgThrowing.self) { throw MsgDiskError(code: 9) }
+        let line = #line + 1
         r.register { try MsgNeedsThrowing($0.tryResolve()) }
         let error = thrown { try r.tryResolve(MsgNeedsThrowing.self) }
         #expect(
@@ -690,7 +808,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 == lines(
                     "Syringe: the factory for MsgThrowing threw an error: disk 9 is on fire",
                     "  while resolving MsgNeedsThrowing → MsgThrowing",
-                    "  in container msg-factory-error-nested"))
+                    "  in container msg-factory-error-nested",
+                    requestedAt(line)))
         #expect(error?.underlyingError as? MsgDiskError == MsgDiskError(code: 9))
     }
 
@@ -719,15 +838,18 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     @Test func implementsAProtocolTheTypeDoesNotConformTo() {
         let r = Resolver(id: "msg-not-convertible")
         r.register { MsgPlain() }.implements(MsgUnrelated.self)
+        let line = #line + 1
         let error = thrown { try r.tryResolve(MsgUnrelated.self) }
         #expect(
             error?.description
                 == lines(
                     "Syringe: the instance built for MsgUnrelated is a MsgPlain, which is not a MsgUnrelated",
-                    "  in container msg-not-convertible"))
+                    "  in container msg-not-convertible",
+                    requestedAt(line)))
     }
 
     @Test func castToAnUnrelatedTypeStops() async {
+        let line = #line + 1  // every call in an exit test's body is at its #expect
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver(id: "msg-cast")
             r.register { MsgPlain() }
@@ -735,12 +857,14 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         }
         let expected = lines(
             "Syringe: the instance built for MsgUnrelated is a MsgPlain, which is not a MsgUnrelated",
-            "  in container msg-cast")
+            "  in container msg-cast",
+            requestedAt(line))
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
 
     @Test func argumentRegistrationResolvingItselfWithoutEnd() {
         let r = Resolver(id: "msg-too-deep")
+        let line = #line + 2
         r.register(arguments: Int.self) { level in
             try Resolver.current.tryResolve(MsgDeep.self, arguments: level + 1)
         }
@@ -758,13 +882,15 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: resolving MsgDeep with arguments (Int) went 200 levels deep; "
                         + "a registration with arguments probably resolves itself without end",
                     "  while resolving \(path)",
-                    "  in container msg-too-deep"))
+                    "  in container msg-too-deep",
+                    requestedAt(line)))
     }
 
     /// A chain of 201 distinct registrations without arguments is too deep but not a loop: the
     /// message says so and shows the path abridged.
     @Test func chainOfDistinctRegistrationsDeeperThanTheLimit() {
         let r = Resolver(id: "msg-deep-chain")
+        let line = #line + 2
         for level in 0...200 {
             r.register(MsgDeep.self, name: "\(level)") { try $0.tryResolve(MsgDeep.self, name: "\(level + 1)") }
         }
@@ -781,6 +907,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: the resolution path to MsgDeep named \"200\" is deeper than 200 levels",
                     "  while resolving \(path)",
                     "  in container msg-deep-chain",
+                    requestedAt(line),
                     "  no registration on the path repeats: the chain of dependencies is longer than the 200 levels "
                         + "Syringe follows; shorten it, or let part of it resolve later (@LazyInject)"))
     }
@@ -793,6 +920,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             _ = r.register(file: "Screens.swift", line: 40) { MsgMainModel() }
         }
         let error = MsgBox<ResolutionError>()
+        let line = #line + 2
         let finished = onThread {
             error.value = thrown { try r.tryResolve(MsgMainModel.self) }
         }
@@ -802,6 +930,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 == lines(
                     "Syringe: MsgMainModel is bound to the main actor and was resolved off it",
                     "  in container msg-main-actor",
+                    requestedAt(line),
                     "  its factory, registered at Screens.swift:40, is isolated to the main actor (written in "
                         + "@MainActor code, or a @MainActor function)",
                     "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
@@ -811,6 +940,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 
     @Test func mainActorRegistrationResolvedOffTheMainActorThroughAPath() async {
         let r = Resolver(id: "msg-main-actor-path")
+        let line = #line + 1
         r.register { MsgMainConsumer(model: try $0.tryResolve()) }
         r.register(file: "Screens.swift", line: 41) { @MainActor in MsgMainModel() }
         let error = await Task.detached { thrown { try r.tryResolve(MsgMainConsumer.self) } }.value
@@ -820,6 +950,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: MsgMainModel is bound to the main actor and was resolved off it",
                     "  while resolving MsgMainConsumer → MsgMainModel",
                     "  in container msg-main-actor-path",
+                    requestedAt(line),
                     "  its factory, registered at Screens.swift:41, is isolated to the main actor (written in "
                         + "@MainActor code, or a @MainActor function)",
                     "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
@@ -827,9 +958,71 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                         + "(a ResolverModule, say)"))
     }
 
+    // MARK: Where the value was asked for (thrown)
+
+    /// `tryResolve` names the line of its call, in the instance and static forms, with and
+    /// without runtime arguments.
+    @Test func tryResolveErrorsNameTheCallersLine() {
+        let r = Resolver(id: "msg-site-try")
+        r.register(arguments: String.self, Int.self) { MsgArgs($0, $1) }
+        let line = #line + 1
+        let instance = thrown { try r.tryResolve(MsgMissing.self) }
+        let staticLine = #line + 1
+        let fromCurrent = Resolver.withContainer(r) { thrown { try Resolver.tryResolve(MsgMissing.self) } }
+        let argumentsLine = #line + 1
+        let withArguments = thrown { try r.tryResolve(MsgArgs.self, arguments: 42) }
+        #expect(instance?.site == "\(msgFile):\(line)")
+        #expect(fromCurrent?.site == "\(msgFile):\(staticLine)")
+        #expect(withArguments?.site == "\(msgFile):\(argumentsLine)")
+        #expect(
+            fromCurrent?.description
+                == lines(
+                    "Syringe: no registration for MsgMissing",
+                    "  in container msg-site-try",
+                    requestedAt(staticLine),
+                    "  register it first, e.g. Resolver.register { MsgMissing(…) }"))
+    }
+
+    /// An `autoregister`ed type asks for its dependencies where it is registered; `verify()`
+    /// names the same line.
+    @Test func autoregisteredDependencyIsRequestedWhereItIsRegistered() {
+        let r = Resolver(id: "msg-site-autoregister")
+        let line = #line + 1
+        r.autoregister(MsgOuter.init)
+        let error = thrown { try r.tryResolve(MsgOuter.self) }
+        let message = { (container: String) in
+            lines(
+                "Syringe: no registration for MsgInner",
+                "  while resolving MsgOuter → MsgInner",
+                "  in container \(container)",
+                requestedAt(line),
+                "  register it first, e.g. Resolver.register { MsgInner(…) }")
+        }
+        #expect(error?.description == message("msg-site-autoregister"))
+        #expect(r.verify().failures.map(\.description) == [message("verification of msg-site-autoregister")])
+    }
+
+    /// A factory that may yield no value produced nil: the error is the registration's own, asked
+    /// for by the call.
+    @Test func producedNilNamesTheCallersLine() {
+        let r = Resolver(id: "msg-site-nil")
+        r.register(MsgThing.self) { () -> MsgThing? in nil }
+        let line = #line + 1
+        let error = thrown { try r.tryResolve(MsgThing.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: the factory for MsgThing produced nil",
+                    "  it is registered with a factory that may yield no value; ask for it with optional() or "
+                        + "@OptionalInject, or let the factory always return one",
+                    "  in container msg-site-nil",
+                    requestedAt(line)))
+    }
+
     // MARK: Stops (exit tests)
 
     @Test func resolveStopsWithTheSameTextTryResolveThrows() async {
+        let line = #line + 1  // every call in an exit test's body is at its #expect
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver(id: "msg-trap-path")
             r.register { MsgTop(outer: $0.resolve()) }
@@ -840,7 +1033,20 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             "Syringe: no registration for MsgInner",
             "  while resolving MsgTop → MsgOuter → MsgInner",
             "  in container msg-trap-path",
+            requestedAt(line),
             "  register it first, e.g. Resolver.register { MsgInner(…) }")
+        #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+    }
+
+    // MARK: Where the value was asked for
+
+    /// A stop is reported at the line of the call, and the message names it.
+    @Test(arguments: MsgStoppingCall.allCases)
+    func stopIsReportedAtTheCallersLine(call: MsgStoppingCall) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [call] in
+            call.run()
+        }
+        let expected = "\(msgFile):\(call.line): Fatal error: \(call.message)\n"
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
 
@@ -879,10 +1085,10 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             _ = r.resolve(MsgSiteHolder.self)
         }
         let expected = lines(
-            "Syringe: no registration for MsgMissing",
+            "\(msgFile):\(MsgSiteHolder.injectLine): Fatal error: Syringe: no registration for MsgMissing",
             "  while resolving MsgSiteHolder → MsgMissing",
             "  in container msg-inject-site",
-            "  requested at \(msgFile):\(MsgSiteHolder.injectLine)",
+            requestedAt(MsgSiteHolder.injectLine),
             "  register it first, e.g. Resolver.register { MsgMissing(…) }")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
@@ -896,7 +1102,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let expected = lines(
             "Syringe: no registration for MsgClient qualified by MsgStaging",
             "  in container msg-inject-qualified",
-            "  requested at \(msgFile):\(MsgQualifiedSiteHolder.injectLine)",
+            requestedAt(MsgQualifiedSiteHolder.injectLine),
             "  MsgClient is registered without qualifier, scope or name; resolve it without selectors, "
                 + "or register it with the ones asked for")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
@@ -911,7 +1117,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let expected = lines(
             "Syringe: no registration for MsgLazyDependency",
             "  in container msg-lazy-site",
-            "  requested at \(msgFile):\(MsgLazyHolder.injectLine)",
+            requestedAt(MsgLazyHolder.injectLine),
             "  register it first, e.g. Resolver.register { MsgLazyDependency(…) }")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
@@ -926,8 +1132,9 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             }
             _ = holder.dependency
         }
+        let site = "\(msgFile):\(MsgLazyHolder.injectLine)"
         let expected =
-            "Syringe: a @LazyInject property declared at \(msgFile):\(MsgLazyHolder.injectLine) was read while its "
+            "\(site): Fatal error: Syringe: a @LazyInject property declared at \(site) was read while its "
             + "own value was being resolved; its dependencies form a cycle through it"
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
@@ -945,6 +1152,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     }
 
     @Test func mainActorRegistrationResolvedOffTheMainThreadStops() async {
+        let line = #line + 1  // every call in an exit test's body is at its #expect
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver(id: "msg-main-actor-trap")
             r.register(file: "Screens.swift", line: 42) { @MainActor in MsgMainModel() }
@@ -959,6 +1167,7 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let expected = lines(
             "Syringe: MsgMainModel is bound to the main actor and was resolved off it",
             "  in container msg-main-actor-trap",
+            requestedAt(line),
             "  its factory, registered at Screens.swift:42, is isolated to the main actor (written in "
                 + "@MainActor code, or a @MainActor function)",
             "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
@@ -997,6 +1206,7 @@ final class MsgLevel {
 extension ErrorMessageTests {
     @MainActor @Test func mainActorResolutionWhereTheStackRunsShort() {
         let r = Resolver(id: "msg-main-stack")
+        let line = #line + 3
         for level in 0..<200 {
             r.register(MsgLevel.self, name: "\(level)") { resolver in
                 MsgLevel(next: level < 199 ? try resolver.tryResolve(name: "\(level + 1)") : nil)
@@ -1013,7 +1223,8 @@ extension ErrorMessageTests {
                         + "thread's stack is nearly used up; a registration with arguments probably resolves itself "
                         + "without end, or the graph is too deep to build on the main thread",
                     "  while resolving \(shownPath.joined(separator: " → "))",
-                    "  in container msg-main-stack"))
+                    "  in container msg-main-stack",
+                    requestedAt(line)))
     }
 }
 

@@ -97,6 +97,7 @@ private final class MFNeedsIdentifier {
     @Test func resolveSaysTheFactoryProducedNil() {
         let r = Resolver(id: "mf-produced-nil")
         r.register(String.self, name: "idfv") { () -> String? in nil }
+        let line = #line + 1
         let error = #expect(throws: ResolutionError.self) { try r.tryResolve(String.self, name: "idfv") }
         #expect(
             error?.description == """
@@ -104,6 +105,7 @@ private final class MFNeedsIdentifier {
                   it is registered with a factory that may yield no value; ask for it with optional() or \
                 @OptionalInject, or let the factory always return one
                   in container mf-produced-nil
+                  requested at SyringeTests/MigrationFormsTests.swift:\(line)
                 """)
     }
 

@@ -45,6 +45,9 @@ final class VerArgumentUser {
 struct VerOffline: Error, Equatable {}
 final class VerFailing {}
 
+/// The `#fileID` that request sites of this file print as.
+private let verFile = "SyringeTests/VerificationTests.swift"
+
 private func lines(_ lines: String...) -> String {
     lines.joined(separator: "\n")
 }
@@ -62,6 +65,12 @@ private func makeSoundContainer(id: String, networkBuilds: FxCounter = FxCounter
     r.autoregister(VerService.init)
     return r
 }
+
+/// Where `makeBrokenContainer` asks for what cannot be built: the `autoregister` call of VerFeed
+/// asks for its dependencies, each cycle's factory for the other side.
+private let brokenFeedLine = #line + 7
+private let brokenCycleALine = #line + 8
+private let brokenCycleBLine = #line + 8
 
 /// A container with four kinds of trouble, each found by one `verify()`.
 private func makeBrokenContainer(id: String) -> Resolver {
@@ -186,27 +195,32 @@ private func makeBrokenContainer(id: String) -> Resolver {
                     "Syringe: no registration for VerAPI",
                     "  while resolving VerFeed → VerAPI",
                     container,
+                    "  requested at \(verFile):\(brokenFeedLine)",
                     "  register it first, e.g. Resolver.register { VerAPI(…) }"),
                 lines(
                     "Syringe: no registration for VerCache",
                     "  while resolving VerFeed → VerCache",
                     container,
+                    "  requested at \(verFile):\(brokenFeedLine)",
                     "  register it first, e.g. Resolver.register { VerCache(…) }"),
                 lines(
                     "Syringe: no registration for VerAPI",
                     "  while resolving VerProfile → VerFeed → VerAPI",
                     container,
+                    "  requested at \(verFile):\(brokenFeedLine)",
                     "  register it first, e.g. Resolver.register { VerAPI(…) }"),
                 lines(
                     "Syringe: dependency cycle while resolving VerCycleA",
                     "  cycle: VerCycleA → VerCycleB → VerCycleA",
                     container,
+                    "  requested at \(verFile):\(brokenCycleBLine)",
                     "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
                 ),
                 lines(
                     "Syringe: dependency cycle while resolving VerCycleB",
                     "  cycle: VerCycleB → VerCycleA → VerCycleB",
                     container,
+                    "  requested at \(verFile):\(brokenCycleALine)",
                     "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
                 ),
             ])
@@ -237,6 +251,7 @@ private func makeBrokenContainer(id: String) -> Resolver {
     @Test func argumentMismatchInsideAFactoryIsReported() {
         let r = Resolver(id: "ver-arguments")
         r.register(arguments: String.self) { VerArgs($0) }
+        let line = #line + 1
         r.register { try VerArgumentUser($0.tryResolve(VerArgs.self, arguments: 42)) }
         let report = r.verify()
         #expect(report.skipped == ["VerArgs with arguments (String)"])
@@ -246,6 +261,7 @@ private func makeBrokenContainer(id: String) -> Resolver {
                     "Syringe: no registration for VerArgs with arguments (Int)",
                     "  while resolving VerArgumentUser → VerArgs",
                     "  in container verification of ver-arguments",
+                    "  requested at \(verFile):\(line)",
                     "  VerArgs is registered with arguments (String), called with (Int)")
             ])
     }

@@ -4,14 +4,14 @@ extension Resolver {
     static let nearMatchLimit = 10
 
     /// The missing-registration error for `key`, when the requested Swift type is not at hand.
-    func missingError(for key: Key, site: SourceLocation? = nil, path: [Key]? = nil) -> ResolutionError {
+    func missingError(for key: Key, site: SourceLocation?, path: [Key]? = nil) -> ResolutionError {
         missingError(for: key, site: site, path: path, as: Void.self)
     }
 
     /// The missing-registration error for `key`, with near matches; cached instances that
     /// are `T`s are suggested as implementations (pass `Void` when `T` is unknown).
     func missingError<T>(
-        for key: Key, site: SourceLocation? = nil, path: [Key]? = nil, as type: T.Type
+        for key: Key, site: SourceLocation?, path: [Key]? = nil, as type: T.Type
     ) -> ResolutionError {
         let state = ThreadState.current
         // Cached instances looked at are kept until after the lock: a weakly held one may have

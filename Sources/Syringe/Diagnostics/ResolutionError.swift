@@ -1,7 +1,8 @@
 /// Why a resolution failed: what was asked for, the path that led there, the container,
 /// and what to do about it.
 ///
-/// `resolve()` stops the program with this error's ``description``; `tryResolve()` throws it.
+/// `resolve()` stops the program with this error's ``description``, reported at the line that
+/// asked for the value (``site``); `tryResolve()` throws it.
 ///
 /// ```swift
 /// do {
@@ -47,8 +48,15 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     public let container: String
     /// Near matches and the fix, one per line.
     public let suggestions: [String]
-    /// Where a property wrapper asked for the value, if one did (`File.swift:12`).
-    public let site: String?
+    /// Where the value was asked for, as `Module/File.swift:12` (the file's `#fileID`): the line
+    /// of the `resolve`, `optional`, `tryResolve` or `resolveAll` call or of the property
+    /// wrapper's declaration; for a dependency further down the path, the line in the registration
+    /// that asked for it (the `autoregister` call, for an autowired initializer). A stop is
+    /// reported at that line. Nil when Syringe itself asked (``Resolver/verify()`` building a
+    /// registration, say).
+    public var site: String? { location?.description }
+    /// Where the value was asked for; a stop is reported there.
+    private(set) var location: SourceLocation?
     /// The key that failed, for the message.
     let key: Key
     /// The resolution path as keys, outermost first (without `key`), for the message.
@@ -74,7 +82,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         self.path = keys
         self.container = container.name
         self.suggestions = suggestions
-        self.site = site?.description
+        location = site
         self.key = key
         pathKeys = path
     }
@@ -91,6 +99,16 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         error.pathKeys = prefix + pathKeys
         error.path = prefix.map(\.shortDescription) + path
         return error
+    }
+
+    /// This error, asked for at `site` if it does not know where it was asked for (a factory
+    /// threw it).
+    @inline(never)
+    func locatedIfUnknown(at site: SourceLocation?) -> ResolutionError {
+        guard location == nil else { return self }
+        var located = self
+        located.location = site
+        return located
     }
 }
 

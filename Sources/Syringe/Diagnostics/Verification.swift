@@ -170,7 +170,10 @@ struct VerificationPlan {
                 if missing.isEmpty {
                     bindings.append(binding)
                 } else {
-                    let errors = missing.map { sandbox.missingError(for: $0, path: [binding.key]) }
+                    // Asked for where the `autoregister` call is, as when it resolves.
+                    let errors = missing.map {
+                        sandbox.missingError(for: $0, site: binding.provider.site, path: [binding.key])
+                    }
                     missingDeclared.append((binding.key, bindings.count, errors))
                 }
             }

@@ -98,7 +98,7 @@ struct Request {
     let cache: CacheOwner
     unowned(unsafe) let state: ThreadState
     let arguments: ArgumentValues
-    /// Where a property wrapper asked for it, when one did.
+    /// Where it was asked for (a resolve call, a property wrapper), when known.
     let site: SourceLocation?
 }
 
@@ -129,8 +129,10 @@ protocol ErasedProvider: AnyBinding {
     /// Whether a registration with one Optional argument may be resolved without arguments.
     var acceptsNoArgumentsLocked: Bool { get }
     /// Resolves the registration with `values` converted to its argument types, or nil when
-    /// they do not convert. No lock held.
-    func resolveConverting(_ values: [Any], in container: Resolver) throws(ResolutionError) -> Any?
+    /// they do not convert, for a call at `site`. No lock held.
+    func resolveConverting(
+        _ values: [Any], in container: Resolver, site: SourceLocation
+    ) throws(ResolutionError) -> Any?
 }
 
 extension ErasedProvider {

@@ -7,7 +7,7 @@ extension Resolver {
     /// The common case (a strongly cached instance) takes one lock acquisition and no
     /// reference counting beyond the returned value's.
     @inline(__always)
-    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation? = nil, isolation: (any Actor)? = nil) -> T {
+    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation?, isolation: (any Actor)? = nil) -> T {
         ThreadState.withCurrent { state in resolveFromCurrent(key, site: site, isolation: isolation, state: state) }
     }
 

@@ -45,10 +45,20 @@ extension Resolver {
     }
 }
 
-/// Stops the program with a resolution error's message.
+/// Stops the program with a resolution error's message, reported at the line that asked for
+/// the value when the error knows it.
 func trap(_ error: ResolutionError) -> Never {
     ThreadState.current.stopIfVerifying(error)
-    fatalError(error.description)
+    stop(error.description, at: error.location)
+}
+
+/// Stops the program with `message`, reported at `site` (as `Module/File.swift:12: Fatal error: …`)
+/// when it is known. In a `verify()` run, a stop while resolving a `type` is recorded and ends
+/// the worker thread instead (``ThreadState/stopIfVerifying(message:type:site:)``).
+func stop(_ message: String, resolving type: Any.Type? = nil, at site: SourceLocation?) -> Never {
+    if let type { ThreadState.current.stopIfVerifying(message: message, type: type, site: site) }
+    guard let site else { fatalError(message) }
+    fatalError(message, file: site.file, line: site.line)
 }
 
 /// Lets a request for `Optional<Wrapped>` resolve `Wrapped` when the Optional itself is

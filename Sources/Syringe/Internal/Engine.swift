@@ -52,7 +52,7 @@ extension Resolver {
     /// Resolves `key`, throwing the missing-registration error when nothing serves it.
     @inline(__always)
     func resolveOrThrow<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation?, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T {
         do {
             return try ThreadState.withCurrent { state in
@@ -75,7 +75,7 @@ extension Resolver {
     /// Resolves `key` or stops the program with the resolution error.
     @inline(__always)
     func resolveOrTrap<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation?, isolation: (any Actor)? = nil
     ) -> T {
         do {
             return try resolveOrThrow(key, arguments: arguments, site: site, isolation: isolation)
@@ -89,7 +89,7 @@ extension Resolver {
     /// The miss is decided by the same locked lookup that would build, so a registration
     /// cleared meanwhile by another thread gives nil, never an error.
     func resolveValue<T>(
-        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation? = nil, isolation: (any Actor)? = nil
+        _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation?, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T? {
         let state = ThreadState.current
         let mark = MainActorMark(isolation)

@@ -37,11 +37,13 @@ extension Provider {
     }
 
     /// Resolves this registration with `values` converted to its argument types, or nil when
-    /// they do not convert. No lock held.
-    func resolveConverting(_ values: [Any], in container: Resolver) throws(ResolutionError) -> Any? {
+    /// they do not convert, for a call at `site`. No lock held.
+    func resolveConverting(
+        _ values: [Any], in container: Resolver, site: SourceLocation
+    ) throws(ResolutionError) -> Any? {
         guard case .arguments(let factory) = make else { return nil }
         return try factory.withConverted(values) { arguments throws(ResolutionError) in
-            try container.resolveBinding(self, key: key, arguments: arguments, site: nil)
+            try container.resolveBinding(self, key: key, arguments: arguments, site: site)
         }
     }
 }

@@ -200,7 +200,8 @@ final class Provider<T>: Binding<T>, ErasedProvider {
             if let factory { return try factory(container) }
             preconditionFailure("a registration without arguments has a factory")
         } catch let error as ResolutionError {
-            throw error
+            // One the factory threw itself (it produced nil, say) was asked for where this was.
+            throw error.locatedIfUnknown(at: site)
         } catch {
             throw ResolutionError(.factoryFailed(error), key: key, path: state.path, container: container, site: site)
         }
@@ -214,7 +215,7 @@ final class Provider<T>: Binding<T>, ErasedProvider {
             guard case .arguments(let factory) = make else { preconditionFailure("a factory of either kind") }
             return try factory.make(request.factoryContainer, request.arguments)
         } catch let error as ResolutionError {
-            throw error
+            throw error.locatedIfUnknown(at: request.site)
         } catch {
             throw ResolutionError(
                 .factoryFailed(error), key: request.key, path: request.state.path,

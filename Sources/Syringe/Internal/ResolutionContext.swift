@@ -12,7 +12,7 @@ struct Frame {
     /// The registration being built, to tell a real cycle from a legitimate
     /// resolution of the same key in another container. The resolution keeps it alive.
     unowned(unsafe) let provider: AnyBinding
-    /// Where a property wrapper asked for it, when one did.
+    /// Where it was asked for (a resolve call, a property wrapper), when known.
     let site: SourceLocation?
     /// How many dependencies this frame has resolved so far: the index where the next one
     /// is expected in the provider's recorded dependencies.

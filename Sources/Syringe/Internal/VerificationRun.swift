@@ -3,7 +3,7 @@
 ///
 /// Registrations are built one after another on a worker thread. Where the program would stop
 /// (a plain `resolve()` that fails inside a factory, a property wrapper of an object being
-/// built, a default-argument `Resolver.resolve()`), ``stop(_:state:)`` records the failure, gives
+/// built, a default-argument `Resolver.resolve()`), ``abandonBuild(with:state:)`` records the failure, gives
 /// up what the thread was building (its claims in ``Construction``, its pending `initCompleted`
 /// steps) and ends the worker without returning into the factory; the run goes on with the
 /// next registration on a new worker. No Syringe lock is held at such a point (no user code
@@ -135,10 +135,10 @@ final class VerificationRun: @unchecked Sendable {
     /// Records that the build in progress on this thread reached a point where the program
     /// would stop with `error`, and ends the worker thread. On the caller's thread (a main-actor
     /// registration) the program stops, saying what the run had found so far.
-    func stop(_ error: ResolutionError, state: ThreadState) -> Never {
+    func abandonBuild(with error: ResolutionError, state: ThreadState) -> Never {
         let item = items[current]
         if !onWorker {
-            fatalError(Messages.verificationStopped(error.prefixed(by: item.prefix), found: failures))
+            stop(Messages.verificationStopped(error.prefixed(by: item.prefix), found: failures), at: error.location)
         }
         if case .offMainActor = error.reason {
             outcomes[current] = .needsMainActor
@@ -189,11 +189,11 @@ final class VerificationRun: @unchecked Sendable {
 
 extension ThreadState {
     /// Where the program would stop with `error`: in a `verify()` run, the run records it and
-    /// the thread ends (``VerificationRun/stop(_:state:)``); otherwise this returns.
+    /// the thread ends (``VerificationRun/abandonBuild(with:state:)``); otherwise this returns.
     @inline(never)
     func stopIfVerifying(_ error: @autoclosure () -> ResolutionError) {
         guard let verification else { return }
-        verification.stop(error(), state: self)
+        verification.abandonBuild(with: error(), state: self)
     }
 
     /// Where the program would stop with `message` (not a resolution error) while resolving a
@@ -201,16 +201,10 @@ extension ThreadState {
     func stopIfVerifying(message: String, type: Any.Type, site: SourceLocation?) {
         guard let verification else { return }
         let key = Key(type)
-        verification.stop(
-            ResolutionError(
-                .stopped(message), key: key, path: path, container: container ?? verification.sandbox, site: site),
+        verification.abandonBuild(
+            with:
+                ResolutionError(
+                    .stopped(message), key: key, path: path, container: container ?? verification.sandbox, site: site),
             state: self)
     }
-}
-
-/// Stops the program with `message`, or, in a `verify()` run, records it and ends the thread.
-func stop(_ message: String, resolving type: Any.Type, site: SourceLocation?) -> Never {
-    ThreadState.current.stopIfVerifying(message: message, type: type, site: site)
-    if let site { fatalError(message, file: site.file, line: site.line) }
-    fatalError(message)
 }

@@ -135,9 +135,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         let request = request.deferred
         // Weak: an instance the container caches must not keep that container alive.
         make = { [request, weak resolver] in
-            guard let resolver else {
-                stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, site: request.site)
-            }
+            guard let resolver else { stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site) }
             return request.resolve(in: resolver)
         }
         site = request.site
@@ -180,7 +178,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         }
         switch claim {
         case .existing(let value): return value
-        case .cycle(let message): stop(message, resolving: T.self, site: site)
+        case .cycle(let message): stop(message, resolving: T.self, at: site)
         case .claimed: break
         }
         let value = graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)

@@ -116,9 +116,7 @@ extension InjectionRequest {
 /// not one.
 func weakHolder<T>(for value: T, site: SourceLocation?) -> AnyObject {
     guard let object = classInstance(of: value) else {
-        stop(
-            Messages.notHeldWeakly(T.self, valueType: type(of: value as Any), site: site), resolving: T.self, site: site
-        )
+        stop(Messages.notHeldWeakly(T.self, valueType: type(of: value as Any), site: site), resolving: T.self, at: site)
     }
     return object
 }
