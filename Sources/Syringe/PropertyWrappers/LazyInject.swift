@@ -135,7 +135,9 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         let request = request.deferred
         // Weak: an instance the container caches must not keep that container alive.
         make = { [request, weak resolver] in
-            guard let resolver else { stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site) }
+            guard let resolver else {
+                stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site)
+            }
             return request.resolve(in: resolver)
         }
         site = request.site
