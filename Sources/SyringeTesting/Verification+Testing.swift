@@ -2,7 +2,7 @@ import Syringe
 import Testing
 
 extension Resolver {
-    /// Verifies the container (``Resolver/verify(skipping:providing:isolation:)``) and records
+    /// Verifies the container (`Resolver.verify(skipping:providing:isolation:)`) and records
     /// the report in the test: a failing issue with every failure when it is not valid, a
     /// warning-level issue when it is valid but has warnings. Returns the report.
     ///

@@ -35,7 +35,7 @@
     }
 
     /// Fails the current XCTest with the report's text when `resolver` does not verify
-    /// (``Resolver/verify(skipping:providing:isolation:)``); prints the report when it verifies
+    /// (`Resolver.verify(skipping:providing:isolation:)`); prints the report when it verifies
     /// with warnings.
     ///
     /// ```swift

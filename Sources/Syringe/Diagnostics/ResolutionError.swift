@@ -52,7 +52,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// of the `resolve`, `optional`, `tryResolve` or `resolveAll` call or of the property
     /// wrapper's declaration; for a dependency further down the path, the line in the registration
     /// that asked for it (the `autoregister` call, for an autowired initializer). A stop is
-    /// reported at that line. Nil when Syringe itself asked (``Resolver/verify()`` building a
+    /// reported at that line. Nil when Syringe itself asked (``Resolver/verify(skipping:providing:isolation:)`` building a
     /// registration, say).
     public var site: String? { location?.description }
     /// Where the value was asked for; a stop is reported there.

@@ -89,7 +89,7 @@ extension Resolver {
     ///   - skipping: Types whose registrations are not built (values only known at run time,
     ///     such as an `ErrorViewModel` registered when an error happens). Their `.implements`
     ///     aliases are skipped too; a registration that needs one still fails.
-    ///   - providing: Registers stand-ins in the throw-away container before anything is
+    ///   - standIns: Registers stand-ins in the throw-away container before anything is
     ///     built: `verify(providing: { $0.register { TestUser() } })`.
     ///   - isolation: The caller's isolation: called from main-actor code, main-actor-bound
     ///     registrations are built there too; from elsewhere they are listed as skipped.
