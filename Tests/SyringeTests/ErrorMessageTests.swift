@@ -1384,6 +1384,30 @@ final class MsgVerifyWeakHolder {
             ])
     }
 
+    @Test func registeredTwiceAndWeakValueTypeWarnings() {
+        let r = Resolver(id: "msg-verify-warnings")
+        let first = #line + 1
+        r.register(lifetime: .weak) { MsgVerifySettings() }
+        let second = #line + 1
+        r.register(lifetime: .weak) { MsgVerifySettings() }
+        #expect(
+            r.verify().warnings == [
+                "MsgVerifySettings is registered more than once: at \(file):\(first), then at \(file):\(second); "
+                    + "the last registration wins, remove the others (or give them different qualifiers or names)",
+                "MsgVerifySettings has a weak lifetime but its factory builds a value type, which cannot be held "
+                    + "weakly: every resolution builds a new one; register it as .singleton or .transient, or make it "
+                    + "a class",
+            ])
+    }
+
+    @Test func nothingRegistered() {
+        #expect(
+            Resolver(id: "msg-verify-empty").verify().description
+                == lines(
+                    "Syringe: nothing is registered, so nothing was verified",
+                    "  register the app's services first (or verify the container that has them)"))
+    }
+
     /// A stop that is not a resolution error (here a `@WeakInject` of a value type) is reported
     /// with its own message.
     @Test func aStopOtherThanAResolutionErrorIsReportedWithItsMessage() throws {

@@ -216,6 +216,28 @@ private func makeTenFailures(id: String, singletonBuilds: FxCounter = FxCounter(
         #expect(report.verified == ["VrFine"])
     }
 
+    /// A factory that resolves from the container it captured (or `@Inject(container:)`, or
+    /// `resolveAll()` on it) still builds in verify()'s own container.
+    @Test func resolutionsFromTheVerifiedContainerItselfStayInTheRun() {
+        final class Captured {
+            init(singleton: VrSingleton, all: [VrSingleton]) {}
+        }
+        let builds = FxCounter()
+        let r = Resolver(id: "vr-captured")
+        r.register(lifetime: .singleton) { () -> VrSingleton in
+            builds.increment()
+            return VrSingleton()
+        }
+        r.register { Captured(singleton: r.resolve(), all: r.resolveAll()) }
+        let report = r.verify()
+        #expect(report.isValid, "\(report)")
+        #expect(builds.value == 1)  // in verify()'s own container only
+        let real: VrSingleton = r.resolve()
+        #expect(builds.value == 2)
+        _ = r.verify()
+        #expect((r.resolve() as VrSingleton) === real)
+    }
+
     /// Two verifications of one container at once, each in its own throw-away container.
     @Test func concurrentVerificationsDoNotInterfere() {
         let r = makeTenFailures(id: "vr-two-at-once")

@@ -92,6 +92,9 @@ extension Resolver {
         _ key: Key, arguments: ArgumentValues = .none, site: SourceLocation?, isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T? {
         let state = ThreadState.current
+        if _slowPath(state.verification != nil), let sandbox = state.verification?.replacement(for: self) {
+            return try sandbox.resolveValue(key, arguments: arguments, site: site, isolation: isolation)
+        }
         let mark = MainActorMark(isolation)
         defer { mark.end() }
         registryLock.lockRead(stripe: state.stripe)
@@ -116,6 +119,10 @@ extension Resolver {
     func resolveSlowlyLocked<T>(
         _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
     ) throws(ResolutionError) -> T {
+        if _slowPath(state.verification != nil), let sandbox = state.verification?.replacement(for: self) {
+            // A `verify()` run builds in its own container (``VerificationRun/replacement(for:)``).
+            return try sandbox.resolveSlowlyLocked(key, arguments: arguments, site: site, state: state)
+        }
         guard let found = findAfterBootstrapLocked(key, state: state) else {
             registryLock.unlockRead(stripe: state.stripe)
             return try resolveMissing(key, arguments: arguments, state: state, site: site)
@@ -212,6 +219,9 @@ extension Resolver {
         _ binding: Binding<T>, key: Key, arguments: ArgumentValues, site: SourceLocation?
     ) throws(ResolutionError) -> T {
         let state = ThreadState.current
+        if _slowPath(state.verification != nil), let sandbox = state.verification?.replacement(for: self) {
+            return try sandbox.resolveBinding(binding, key: key, arguments: arguments, site: site)
+        }
         registryLock.lockRead(stripe: state.stripe)
         let registry = binding.provider.registry
         let owner = ownerLocked(of: registry) ?? self

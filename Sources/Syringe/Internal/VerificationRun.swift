@@ -181,6 +181,20 @@ final class VerificationRun: @unchecked Sendable {
                 isMainActorBound: false, prefix: state.path))
     }
 
+    /// The container to resolve in instead of `resolver`: the run's own, when `resolver` is the
+    /// verified container or one of its ancestors (a factory that resolves from a container it
+    /// captured, `Resolver.main`, or an `@Inject(container:)` property), so that what `verify()`
+    /// builds never lands in their caches. Nil for any other container.
+    func replacement(for resolver: Resolver) -> Resolver? {
+        guard resolver !== sandbox else { return nil }
+        var container = sandbox.parent
+        while let current = container {
+            if current === resolver { return sandbox }
+            container = current.parent
+        }
+        return nil
+    }
+
     /// Notes that a registration with a lifetime that holds instances weakly built a value type.
     func noteNotHeldWeakly(_ key: Key, lifetime: String) {
         notHeldWeakly[key] = lifetime
