@@ -26,21 +26,21 @@ extension Resolver {
         } else {
             container = nil  // a task-local binding may apply: read it off the fast path
         }
-        if let container,
-            let slot = container._withUnsafeGuaranteedRef({ $0.cachedSlotLocked(key, state: state) })
-        {
+        let found = container?._withUnsafeGuaranteedRef { $0.quickFindLocked(key, state: state) } ?? .general
+        if case .cached(let slot) = found {
             let value = slot.assumingMemoryBound(to: T.self).pointee
             registryLock.unlockRead(stripe: state.stripe)
             return value
         }
-        return resolveFromCurrentSlowlyLocked(key, site: site, container: container, state: state, isolation: isolation)
+        return resolveFromCurrentSlowlyLocked(
+            key, found: found, site: site, container: container, state: state, isolation: isolation)
     }
 
     /// The rest of ``resolveFromCurrent(_:site:isolation:)``, entered with the read lock held,
     /// which it releases. Kept out of line so that the fast path pays nothing for what this needs.
     @inline(never)
     private static func resolveFromCurrentSlowlyLocked<T>(
-        _ key: Key, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState,
+        _ key: Key, found: QuickFind, site: SourceLocation?, container: Unmanaged<Resolver>?, state: ThreadState,
         isolation: (any Actor)?
     ) -> T {
         let mark = MainActorMark(isolation)
@@ -52,7 +52,7 @@ extension Resolver {
             }
             // Retained while the lock is held: once it is released, `root` could be replaced and freed.
             let resolver = container.takeUnretainedValue()
-            return try resolver.resolveSlowlyLocked(key, arguments: .none, site: site, state: state)
+            return try resolver.resolveSlowlyLocked(key, found: found, arguments: .none, site: site, state: state)
         } catch {
             trap(error)
         }

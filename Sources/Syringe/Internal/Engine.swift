@@ -1,3 +1,14 @@
+/// What the first look at the registrations for a key found (``Resolver/quickFindLocked(_:state:)``).
+enum QuickFind {
+    /// The strongly cached instance, at this address: the whole of the resolution.
+    case cached(UnsafeRawPointer)
+    /// The binding, in `owner`'s registry, with no test container on the way (its instances are
+    /// cached in the registration) and no bootstrap pending. Valid while the read lock is held.
+    case found(Unmanaged<AnyBinding>, owner: Unmanaged<Resolver>)
+    /// Anything else: the general resolution looks again.
+    case general
+}
+
 /// The resolution engine shared by every public resolve form: lookup → plan → build.
 ///
 /// - Lookup: one walk up the parent chain under the read lock (``findLocked(_:)``).
@@ -30,21 +41,28 @@ extension Resolver {
         }
     }
 
-    /// Where the strongly cached instance for `key` lives, when the lookup lands on one that
-    /// needs no bookkeeping (no isolating container in between, no new dependency edge).
-    /// Read lock held. This is the whole of a cached singleton's resolution.
+    /// The first look at the registrations for `key`, before any bookkeeping. Read lock held.
+    ///
+    /// A cached singleton's resolution ends here. Anything else found with no test container
+    /// on the way and no bootstrap pending is handed on as it was found, so that the
+    /// resolution does not look it up a second time.
     @inline(__always)
-    func cachedSlotLocked(_ key: Key, state: ThreadState) -> UnsafeRawPointer? {
+    func quickFindLocked(_ key: Key, state: ThreadState) -> QuickFind {
         unowned(unsafe) var container = self
         while true {
-            if container.registry.bootstrapPending { return nil }
+            if container.registry.bootstrapPending { return .general }
             if let binding = container.registry.table.pointee.find(key) {
-                guard let slot = binding._withUnsafeGuaranteedRef({ $0.cachedSlot }) else { return nil }
-                if state.depth != 0 && !isKnownEdgeLocked(to: key, state: state) { return nil }
-                return slot
+                if let slot = binding._withUnsafeGuaranteedRef({ $0.cachedSlot }),
+                    state.depth == 0 || isKnownEdgeLocked(to: key, state: state)
+                {
+                    return .cached(slot)
+                }
+                // A bootstrap still pending further up runs first, as in the general resolution.
+                if let parent = container.parent, parent.bootstrapPendingLocked() { return .general }
+                return .found(binding, owner: Unmanaged.passUnretained(container))
             }
-            if container.isolatesCache { return nil }
-            guard let parent = container.parent else { return nil }
+            if container.isolatesCache { return .general }
+            guard let parent = container.parent else { return .general }
             container = parent
         }
     }
@@ -57,14 +75,15 @@ extension Resolver {
         do {
             return try ThreadState.withCurrent { state in
                 registryLock.lockRead(stripe: state.stripe)
-                if let slot = cachedSlotLocked(key, state: state) {
+                let found = quickFindLocked(key, state: state)
+                if case .cached(let slot) = found {
                     let value = slot.assumingMemoryBound(to: T.self).pointee
                     registryLock.unlockRead(stripe: state.stripe)
                     return value
                 }
                 let mark = MainActorMark(isolation)
                 defer { mark.end() }
-                return try resolveSlowlyLocked(key, arguments: arguments, site: site, state: state)
+                return try resolveSlowlyLocked(key, found: found, arguments: arguments, site: site, state: state)
             }
         } catch {
             // Only resolution errors are thrown in there.
@@ -114,14 +133,22 @@ extension Resolver {
     }
 
     /// The general resolution, entered with the read lock held, which it releases: everything
-    /// but a cached instance found with no bookkeeping.
+    /// but a cached instance found with no bookkeeping. `found` is what ``quickFindLocked(_:state:)``
+    /// found for `key` under the same lock.
     @inline(never)
     func resolveSlowlyLocked<T>(
-        _ key: Key, arguments: ArgumentValues, site: SourceLocation?, state: ThreadState
+        _ key: Key, found quick: QuickFind = .general, arguments: ArgumentValues, site: SourceLocation?,
+        state: ThreadState
     ) throws(ResolutionError) -> T {
         if _slowPath(state.verification != nil), let sandbox = state.verification?.replacement(for: self) {
             // A `verify()` run builds in its own container (``VerificationRun/replacement(for:)``).
             return try sandbox.resolveSlowlyLocked(key, arguments: arguments, site: site, state: state)
+        }
+        if case .found(let binding, let owner) = quick {
+            // Retained: once the lock is released, the registration may be replaced or cleared.
+            let binding = unsafeDowncast(binding.takeUnretainedValue(), to: Binding<T>.self)
+            return try resolveFoundLocked(
+                binding, key: key, cache: .registration, owner: owner, arguments: arguments, site: site, state: state)
         }
         guard let found = findAfterBootstrapLocked(key, state: state) else {
             registryLock.unlockRead(stripe: state.stripe)
