@@ -110,8 +110,11 @@ extension Resolver {
                         build: { sandbox throws(ResolutionError) in _ = try binding.resolveErased(in: sandbox) },
                         isMainActorBound: binding.isMainActorBound, prefix: []))
             }
-            run.run(onMainActor: isMainActor(isolation) || ThreadState.current.isOnMainActor)
-            return plan.report(of: run)
+            let lendingMainActor = isMainActor(isolation) || ThreadState.current.isOnMainActor
+            run.run(lendingMainActor: lendingMainActor)
+            let report = plan.report(of: run)
+            run.dismantle(lendingMainActor: lendingMainActor)
+            return report
         }
     }
 
@@ -124,6 +127,13 @@ extension Resolver {
             container = current.parent
         }
         return sites
+    }
+
+    /// Whether this container keeps no registration and no instance of its own. Lock taken.
+    var keepsNothing: Bool {
+        registryLock.withReadLock(ThreadState.current.stripe) {
+            registry.allBindings.isEmpty && isolatedCopies.isEmpty
+        }
     }
 
     func isRegisteredKey(_ key: Key) -> Bool {

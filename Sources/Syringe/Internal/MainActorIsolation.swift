@@ -142,8 +142,26 @@ func isMainActor(_ isolation: (any Actor)?) -> Bool {
 func callOnMainActor<T>(_ body: @MainActor () throws -> T) rethrows -> T {
     // Made and read on the main actor, in this synchronous call: the value crosses no isolation.
     nonisolated(unsafe) var result: T?
-    try MainActor.assumeIsolated { result = try body() }
+    try runAsMainActor { result = try body() }
     return result.unsafelyUnwrapped
+}
+
+/// Runs `body` as main-actor code, from nonisolated code that has checked it runs on the main
+/// actor: through `MainActor.assumeIsolated`, or, on a `verify()` worker that holds the main
+/// actor for its caller (``VerificationRun/lendsMainActor``), directly.
+///
+/// Sound because that caller is main-actor code blocked until the worker ends: no other
+/// main-actor code runs meanwhile, and the caller's wait orders the worker's accesses before
+/// its own. Code in `body` that checks the thread it runs on (`MainActor.assumeIsolated`,
+/// `Thread.isMainThread`) sees the worker.
+func runAsMainActor(_ body: @MainActor () throws -> Void) rethrows {
+    if _slowPath(ThreadState.current.verification?.lendsMainActor == true) {
+        try withoutActuallyEscaping(body) { body in
+            try unsafeBitCast(body, to: (() throws -> Void).self)()
+        }
+        return
+    }
+    try MainActor.assumeIsolated(body)
 }
 
 /// The factory of a main-actor-bound registration taking runtime arguments `(repeat each A)`.
@@ -175,7 +193,7 @@ final class MainActorArgumentFactory<T, each A>: ArgumentFactory<T> {
         nonisolated(unsafe) let pointer = pointer
         let body = self.body
         nonisolated(unsafe) var result: T?
-        try MainActor.assumeIsolated {
+        try runAsMainActor {
             let values = pointer.assumingMemoryBound(to: (repeat each A).self).pointee
             result = try body(repeat each values)
         }

@@ -11,10 +11,10 @@
 /// abandoned factory held of its own (a lock, a dispatch queue it was synchronously on) stays
 /// held: those are the one thing `verify()` cannot give back.
 ///
-/// A main-actor-bound registration cannot be built on a worker: one reached there (directly, or
-/// as a dependency) is built on the caller's thread when the caller is main-actor code, after
-/// the rest; there a failure that would stop the program still stops it, with what the run had
-/// found so far.
+/// A main-actor-bound registration is built on a worker too when the caller is main-actor code:
+/// the caller waits for the worker meanwhile, so no other main-actor code runs, and the worker
+/// runs main-actor factories as the main actor would (``runAsMainActor(_:)``). From other
+/// callers such registrations are reported as skipped.
 final class VerificationRun: @unchecked Sendable {
     // Unchecked Sendable: a worker and the thread that started it never run at once (the
     // caller waits for the worker to end), so every field is used by one thread at a time.
@@ -55,6 +55,9 @@ final class VerificationRun: @unchecked Sendable {
     private(set) var notHeldWeakly: [Key: String] = [:]
     /// Whether the thread building now can be ended (a worker), or is the caller's.
     private var onWorker = false
+    /// Whether the workers hold the main actor for their caller, which waits for them on it:
+    /// main-actor code runs on them as on the main actor (see ``runAsMainActor(_:)``).
+    private(set) var lendsMainActor = false
 
     init(sandbox: Resolver) {
         self.sandbox = sandbox
@@ -64,53 +67,72 @@ final class VerificationRun: @unchecked Sendable {
         items.append(item)
     }
 
-    /// Builds every item: those that can on workers, then (when `onMainActor`) the main-actor
-    /// ones on the calling thread. Items left unbuilt keep the ``Outcome/needsMainActor`` outcome.
-    func run(onMainActor: Bool) {
-        runOnWorkers()
-        guard onMainActor else { return }
-        var builtHere: Set<Int> = []
-        while let index = items.indices.first(where: { needsMainActor($0) && !builtHere.contains($0) }) {
-            builtHere.insert(index)
-            let state = ThreadState.current
-            let outer = state.verification
-            state.verification = self
-            current = index
-            outcomes[index] = build(index)
-            state.verification = outer
-            runOnWorkers()  // what its `@LazyInject` properties ask for
-        }
-    }
-
-    /// Builds the items no worker has taken yet, on workers: one until a build ends its thread,
-    /// then a new one for the items after it.
-    private func runOnWorkers() {
+    /// Builds every item on workers. When the caller is main-actor code (`lendingMainActor`),
+    /// it waits for the workers meanwhile, so the main actor is theirs: main-actor-bound
+    /// registrations are built too (``lendsMainActor``). Otherwise those keep the
+    /// ``Outcome/needsMainActor`` outcome and are reported as skipped.
+    func run(lendingMainActor: Bool) {
+        lendsMainActor = lendingMainActor
+        defer { lendsMainActor = false }
         while nextForWorkers < items.count {
             onWorker = true
             let ran = runOnNewThread(stackSize: Self.workerStackSize) { [self] in
                 let state = ThreadState.current
                 state.verification = self
-                while nextForWorkers < items.count {
-                    let index = nextForWorkers
-                    nextForWorkers += 1
-                    if items[index].isMainActorBound {
-                        outcomes[index] = .needsMainActor
-                    } else {
-                        current = index
-                        outcomes[index] = build(index)
-                    }
-                }
+                state.callerIsOnMainActor = lendsMainActor
+                buildRemaining()
+                state.callerIsOnMainActor = false
                 state.verification = nil
             }
             onWorker = false
-            // Where no thread can be created, what is left is not built.
-            guard ran else { return }
+            guard ran else {
+                // No thread could be created: the rest is built here, where a failure that would
+                // stop the program does.
+                let state = ThreadState.current
+                let outer = state.verification
+                state.verification = self
+                buildRemaining()
+                state.verification = outer
+                return
+            }
         }
     }
 
-    private func needsMainActor(_ index: Int) -> Bool {
-        if case .needsMainActor = outcomes[index] { return true }
-        return false
+    /// Empties the run's container once the report is made, on a worker as the builds were: a
+    /// deinitializer that resolves from the verified container resolves in the run's container
+    /// (never in the verified one), and one that fails ends only the worker.
+    func dismantle(lendingMainActor: Bool) {
+        lendsMainActor = lendingMainActor
+        defer { lendsMainActor = false }
+        current = -1
+        // A deinitializer may resolve what was just dropped again: a few rounds empty it.
+        for _ in 0..<Self.dismantlingRounds where !sandbox.keepsNothing {
+            _ = runOnNewThread(stackSize: Self.workerStackSize) { [self] in
+                let state = ThreadState.current
+                state.verification = self
+                state.callerIsOnMainActor = lendsMainActor
+                sandbox.clearAllRegistrations()
+                sandbox.dropAllCached()
+                state.callerIsOnMainActor = false
+                state.verification = nil
+            }
+        }
+    }
+
+    private static let dismantlingRounds = 3
+
+    /// Builds the items no thread has taken yet, in order (those found meanwhile included).
+    private func buildRemaining() {
+        while nextForWorkers < items.count {
+            let index = nextForWorkers
+            nextForWorkers += 1
+            if items[index].isMainActorBound && !lendsMainActor {
+                outcomes[index] = .needsMainActor
+            } else {
+                current = index
+                outcomes[index] = build(index)
+            }
+        }
     }
 
     /// Builds item `index` on this thread.
@@ -136,14 +158,16 @@ final class VerificationRun: @unchecked Sendable {
     /// would stop with `error`, and ends the worker thread. On the caller's thread (a main-actor
     /// registration) the program stops, saying what the run had found so far.
     func abandonBuild(with error: ResolutionError, state: ThreadState) -> Never {
-        let item = items[current]
+        let prefix = items.indices.contains(current) ? items[current].prefix : []
         if !onWorker {
-            stop(Messages.verificationStopped(error.prefixed(by: item.prefix), found: failures), at: error.location)
+            stop(Messages.verificationStopped(error.prefixed(by: prefix), found: failures), at: error.location)
         }
-        if case .offMainActor = error.reason {
+        if !items.indices.contains(current) {
+            // Emptying the run's container (``dismantle()``): nothing to report.
+        } else if case .offMainActor = error.reason {
             outcomes[current] = .needsMainActor
         } else {
-            outcomes[current] = .failed(error.prefixed(by: item.prefix))
+            outcomes[current] = .failed(error.prefixed(by: prefix))
         }
         state.settlePendingCompletions(succeeded: false)
         let provisional = state.provisional
@@ -164,7 +188,9 @@ final class VerificationRun: @unchecked Sendable {
         guard lazyRequests.insert("\(request.key)@\(request.site)").inserted else { return }
         let key = request.key
         let site = request.site
-        let explicit = resolver === sandbox ? nil : resolver
+        // The verified container (or an ancestor) given explicitly is built in, as a resolution
+        // from it would be; another container is only checked.
+        let explicit = resolver === sandbox || replacement(for: resolver) != nil ? nil : resolver
         items.append(
             Item(
                 owner: items[current].owner,
@@ -206,14 +232,16 @@ extension ThreadState {
     /// the thread ends (``VerificationRun/abandonBuild(with:state:)``); otherwise this returns.
     @inline(never)
     func stopIfVerifying(_ error: @autoclosure () -> ResolutionError) {
-        guard let verification else { return }
+        // A failing `registerAllServices()` stops the program as it would at run time: the
+        // bootstrap holds its own lock, which an ended thread would never give back.
+        guard let verification, !isBootstrapping else { return }
         verification.abandonBuild(with: error(), state: self)
     }
 
     /// Where the program would stop with `message` (not a resolution error) while resolving a
     /// `type` asked for at `site`: in a `verify()` run, recorded as a ``ResolutionError/Reason/stopped(_:)``.
     func stopIfVerifying(message: String, type: Any.Type, site: SourceLocation?) {
-        guard let verification else { return }
+        guard let verification, !isBootstrapping else { return }
         let key = Key(type)
         verification.abandonBuild(
             with:

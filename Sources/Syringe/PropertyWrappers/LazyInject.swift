@@ -175,6 +175,11 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
     /// Resolves the value, or waits for the thread resolving it.
     @inline(never)
     private func resolveOnce() -> T? {
+        if let run = ThreadState.current.verification, let resolver, run.replacement(for: resolver) != nil {
+            // A `verify()` run reads the property of an object that outlives it: the value is
+            // built in the run's container, so it is used for this read and not kept.
+            return graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)
+        }
         let claim: LazyClaim<T?> = Construction.shared.claimLazyValue(in: self, type: T.self, site: site) {
             lock.withLock { self.resolvedValueLocked }
         }
