@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+@testable import Syringe
+
+// Attacks on `verify()`: each test here shows a way a run breaks one of its promises (every
+// failure reported without stopping the program, nothing left held, the container and its
+// instances untouched, later resolutions as if it had never run). Hangs are caught by a
+// watchdog inside an exit test, never left to hang the run.
+
+final class VaMissing {}
+final class VaNetwork {}
+final class VaCounted {
+    let serial = FxSerial.next()
+}
+final class VaBroken {
+    init(missing: VaMissing) {}
+}
+
+/// A type with a `static let shared` whose initializer injects something missing.
+final class VaAnalytics {
+    nonisolated(unsafe) static let shared = VaAnalytics()
+    @Inject var network: VaNetwork
+}
+
+/// A nonisolated service whose property wrapper fails, and a main-actor view model that needs it.
+final class VaService {
+    @Inject var missing: VaMissing
+}
+@MainActor final class VaViewModel {
+    init(service: VaService) {}
+}
+/// A main-actor view model whose own property wrapper fails.
+@MainActor final class VaInjectedViewModel {
+    @Inject var missing: VaMissing
+}
+
+/// Resolves from a container it was given when it goes away.
+final class VaResolvesOnDeinit {
+    let container: Resolver
+    init(container: Resolver) { self.container = container }
+    deinit { _ = container.resolve(VaCounted.self) }
+}
+
+/// An app's `registerAllServices()` that resolves something nobody registered.
+enum VaBootHook: ResolverRegistering {
+    static func registerAllServices() {
+        Resolver.register { VaNetwork() }
+        let _: VaMissing = Resolver.resolve()
+    }
+}
+
+/// A long-lived object made outside any resolution, with a lazy dependency.
+final class VaAppState {
+    @LazyInject var counted: VaCounted
+}
+final class VaScreen {
+    init(counted: VaCounted) {}
+}
+
+/// A lazy property that names the verified container explicitly.
+final class VaLazyExplicit {
+    @LazyInject(container: vaLazyContainer) var broken: VaBroken
+}
+let vaLazyContainer = Resolver(id: "va-lazy-explicit")
+
+@Suite struct VerificationAttackTests {
+    // MARK: Locks and state left behind by an ended worker
+
+    /// A failure inside a `static let` initializer ends the worker while the runtime's lock of
+    /// that lazy global is held: the next access (a real resolution, after the missing piece is
+    /// registered) waits forever.
+    @Test func aFailureInsideAStaticLetInitializerLeavesNothingHeld() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let r = Resolver(id: "va-static-let")
+            r.register { VaAnalytics.shared }
+            let report = r.verify()
+            invRequire(report.failures.count == 1, "verify() reports the missing VaNetwork")
+            r.register { VaNetwork() }
+            _ = r.resolve(VaAnalytics.self)  // hangs: the once-lock of `shared` is held by the ended worker
+        }
+    }
+
+    /// `registerAllServices()` run for the first time by a verify() worker (a factory of another
+    /// container resolves from `Resolver.main`): a failure there ends the worker inside the
+    /// bootstrap, and every later use of `main` waits for the bootstrap lock forever.
+    @Test func aBootstrapRunOnAWorkerLeavesNoLockBehind() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            Resolver.registeringType = VaBootHook.self
+            let feature = Resolver(id: "va-bootstrap")
+            feature.register { () -> VaCounted in
+                _ = Resolver.main.resolve(VaNetwork.self)
+                return VaCounted()
+            }
+            let report = feature.verify()
+            invRequire(report.failures.count == 1, "verify() reports the failure of registerAllServices()")
+            Resolver.main.register { VaMissing() }  // hangs: the bootstrap lock is still held
+            _ = Resolver.main.resolve(VaNetwork.self)
+        }
+    }
+
+    /// A factory that calls `Resolver.withContainer` and fails inside its body: the binding
+    /// count that keeps the static fast path fast stays raised for good.
+    @Test func aFailureInsideWithContainerLeavesNoBindingCounted() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let r = Resolver(id: "va-with-container")
+            r.register { Resolver.withContainer(Resolver(id: "va-other")) { VaService() } }
+            let before = registryLock.withReadLock(0) { Globals.state.pointee.bindingCount }
+            let report = r.verify()
+            invRequire(report.failures.count == 1, "verify() reports the missing VaMissing")
+            let after = registryLock.withReadLock(0) { Globals.state.pointee.bindingCount }
+            invRequire(after == before, "bindingCount went from \(before) to \(after)")
+        }
+    }
+
+    /// A build abandoned where the program would stop keeps whatever its frames held: the
+    /// throw-away container, and through it the verified container and its singletons, are
+    /// never released.
+    @Test func anAbandonedBuildDoesNotKeepTheVerifiedContainerAlive() {
+        final class Tracked {
+            let deinits: FxCounter
+            init(_ deinits: FxCounter) { self.deinits = deinits }
+            deinit { deinits.increment() }
+        }
+        let gone = FxWeak<Resolver>()
+        let deinits = FxCounter()
+        do {
+            let r = Resolver(id: "va-leak")
+            r.register(lifetime: .singleton) { Tracked(deinits) }
+            r.register { VaBroken(missing: $0.resolve()) }
+            _ = r.resolve(Tracked.self)
+            #expect(r.verify().failures.count == 1)
+            gone.object = r
+        }
+        #expect(gone.object == nil, "the verified container outlives its last reference")
+        #expect(deinits.value == 2, "its singleton (and the run's copy) are never released")
+    }
+
+    // MARK: The main actor
+
+    /// verify() from main-actor code: a main-actor view model (resolving with `try`) needs a
+    /// nonisolated service whose `@Inject` fails. The service is built on the main thread as the
+    /// view model's dependency, where its failure stops the program, though no main-actor
+    /// factory resolves plainly.
+    @Test func aFailingDependencyOfAMainActorRegistrationIsReported() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            await MainActor.run {
+                let r = Resolver(id: "va-main-dependency")
+                r.register { VaService() }
+                r.register { @MainActor resolver in try VaViewModel(service: resolver.tryResolve()) }
+                let report = r.verify()
+                invRequire(report.failedRegistrationCount == 2, "both registrations fail")
+            }
+        }
+    }
+
+    /// verify() from main-actor code: a main-actor view model with an `@Inject` property of
+    /// something missing (no `try` possible) stops the program.
+    @Test func anInjectFailureInAMainActorObjectIsReported() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            await MainActor.run {
+                let r = Resolver(id: "va-main-inject")
+                r.register { @MainActor _ in VaInjectedViewModel() }
+                let report = r.verify()
+                invRequire(report.failedRegistrationCount == 1, "the view model fails")
+            }
+        }
+    }
+
+    // MARK: The verified container's instances
+
+    /// A singleton of the throw-away container whose deinitializer resolves from the container it
+    /// captured: released after the run, on the caller, where nothing redirects the resolution,
+    /// so it builds the verified container's own singleton.
+    @Test func theThrowAwayContainersDeinitializersDoNotBuildInTheVerifiedContainer() {
+        let builds = FxCounter()
+        let r = Resolver(id: "va-sandbox-deinit")
+        r.register(lifetime: .singleton) { () -> VaCounted in
+            builds.increment()
+            return VaCounted()
+        }
+        r.register(lifetime: .singleton) { VaResolvesOnDeinit(container: r) }
+        #expect(r.verify().isValid)
+        #expect(builds.value == 1, "only the run's own copy is built")
+        _ = r.resolve(VaCounted.self)
+        #expect(builds.value == 2, "the container builds its own singleton on its first resolution")
+    }
+
+    /// A factory that resolves from the verified container on a thread it starts (and waits
+    /// for): that thread is not redirected, so the run builds the container's own singleton.
+    @Test func aResolutionOnAThreadAFactoryStartsDoesNotBuildInTheVerifiedContainer() {
+        let builds = FxCounter()
+        let r = Resolver(id: "va-spawned-thread")
+        r.register(lifetime: .singleton) { () -> VaCounted in
+            builds.increment()
+            return VaCounted()
+        }
+        r.register { () -> VaNetwork in
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = r.resolve(VaCounted.self)
+                done.signal()
+            }.start()
+            done.wait()
+            return VaNetwork()
+        }
+        #expect(r.verify().isValid)
+        let before = builds.value
+        _ = r.resolve(VaCounted.self)
+        #expect(builds.value == before + 1, "the container's singleton was already built by verify()")
+    }
+
+    /// A long-lived object's `@LazyInject`, read for the first time by a factory during the run,
+    /// keeps the run's instance: later, the object holds a `VaCounted` that is not the
+    /// container's singleton.
+    @Test func aLazyPropertyOfARealObjectReadDuringTheRunKeepsTheContainersInstance() {
+        let r = Resolver(id: "va-real-lazy")
+        r.register(lifetime: .singleton) { VaCounted() }
+        let appState = Resolver.withContainer(r) { VaAppState() }
+        r.register { appState }
+        r.register { VaScreen(counted: ($0.resolve() as VaAppState).counted) }
+        #expect(r.verify().isValid)
+        let singleton: VaCounted = r.resolve()
+        #expect(appState.counted === singleton, "the lazy property holds the throw-away container's instance")
+    }
+
+    // MARK: What is checked
+
+    /// `@LazyInject(container:)` naming the verified container is only checked for a
+    /// registration, not built as other lazy requests are (`@Inject(container:)` is): the holder
+    /// is listed as verified though reading the property stops the program.
+    @Test func aLazyInjectNamingTheVerifiedContainerIsBuilt() {
+        vaLazyContainer.register { VaBroken(missing: $0.resolve()) }
+        vaLazyContainer.register { VaLazyExplicit() }
+        let report = vaLazyContainer.verify()
+        #expect(!report.verified.contains("VaLazyExplicit"))
+        #expect(report.failures.contains { $0.path == ["VaLazyExplicit", "VaBroken", "VaMissing"] })
+    }
+}
