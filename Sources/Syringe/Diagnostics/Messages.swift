@@ -74,29 +74,6 @@ enum Messages {
         return false
     }
 
-    /// The stop of a `verify()` run from main-actor code when a main-actor registration's
-    /// factory reached a failure it cannot recover from.
-    static func verificationStopped(_ error: ResolutionError, found: [ResolutionError]) -> String {
-        var lines = [
-            "Syringe: verify() had to stop the program: a main-actor registration, built on the main actor, "
-                + "reached a failure that stops the program there",
-            "",
-            error.description,
-            "",
-            "  a factory isolated to the main actor runs on it, where verify() cannot abandon a build; resolve with "
-                + "try $0.tryResolve() in that factory so that the failure is reported instead",
-        ]
-        if !found.isEmpty {
-            lines.append("")
-            lines.append("failures found before it:")
-            for failure in found {
-                lines.append("")
-                lines.append(failure.description)
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
     /// `verify()`'s warning for a key registered more than once in one container.
     static func registeredTwice(_ key: Key, earlier: [SourceLocation], last: SourceLocation) -> String {
         let sites = (earlier + [last]).map(\.description).joined(separator: ", then at ")

@@ -92,7 +92,8 @@ extension Resolver {
     ///   - standIns: Registers stand-ins in the throw-away container before anything is
     ///     built: `verify(providing: { $0.register { TestUser() } })`.
     ///   - isolation: The caller's isolation: called from main-actor code, main-actor-bound
-    ///     registrations are built there too; from elsewhere they are listed as skipped.
+    ///     registrations are built too (on workers that hold the main actor while the caller
+    ///     waits); from elsewhere they are listed as skipped.
     public func verify(
         skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
         isolation: (any Actor)? = #isolation

@@ -53,8 +53,6 @@ final class VerificationRun: @unchecked Sendable {
     private var lazyRequests: Set<String> = []
     /// Registrations whose `.weak` (or weakly scoped) lifetime met a value type, with that lifetime.
     private(set) var notHeldWeakly: [Key: String] = [:]
-    /// Whether the thread building now can be ended (a worker), or is the caller's.
-    private var onWorker = false
     /// Whether the workers hold the main actor for their caller, which waits for them on it:
     /// main-actor code runs on them as on the main actor (see ``runAsMainActor(_:)``).
     private(set) var lendsMainActor = false
@@ -75,7 +73,6 @@ final class VerificationRun: @unchecked Sendable {
         lendsMainActor = lendingMainActor
         defer { lendsMainActor = false }
         while nextForWorkers < items.count {
-            onWorker = true
             let ran = runOnNewThread(stackSize: Self.workerStackSize) { [self] in
                 let state = ThreadState.current
                 state.verification = self
@@ -84,15 +81,10 @@ final class VerificationRun: @unchecked Sendable {
                 state.callerIsOnMainActor = false
                 state.verification = nil
             }
-            onWorker = false
             guard ran else {
                 // No thread could be created: the rest is built here, where a failure that would
-                // stop the program does.
-                let state = ThreadState.current
-                let outer = state.verification
-                state.verification = self
+                // stop the program does, as `resolve()` would.
                 buildRemaining()
-                state.verification = outer
                 return
             }
         }
@@ -144,7 +136,7 @@ final class VerificationRun: @unchecked Sendable {
         } catch  where item.prefix.isEmpty && error.yieldsNothing(for: item.owner, atDepth: 0) {
             return .built  // a registration that may legitimately yield no value
         } catch {
-            if case .offMainActor = error.reason, onWorker { return .needsMainActor }
+            if case .offMainActor = error.reason, !lendsMainActor { return .needsMainActor }
             return .failed(error.prefixed(by: item.prefix))
         }
     }
@@ -154,14 +146,10 @@ final class VerificationRun: @unchecked Sendable {
 
     // MARK: Where the program would stop
 
-    /// Records that the build in progress on this thread reached a point where the program
-    /// would stop with `error`, and ends the worker thread. On the caller's thread (a main-actor
-    /// registration) the program stops, saying what the run had found so far.
+    /// Records that the build in progress on this worker reached a point where the program
+    /// would stop with `error`, and ends the worker.
     func abandonBuild(with error: ResolutionError, state: ThreadState) -> Never {
         let prefix = items.indices.contains(current) ? items[current].prefix : []
-        if !onWorker {
-            stop(Messages.verificationStopped(error.prefixed(by: prefix), found: failures), at: error.location)
-        }
         if !items.indices.contains(current) {
             // Emptying the run's container (``dismantle()``): nothing to report.
         } else if case .offMainActor = error.reason {
@@ -175,11 +163,6 @@ final class VerificationRun: @unchecked Sendable {
         Construction.shared.abandonAll(claimedBy: state)
         withExtendedLifetime(provisional) {}  // released before the thread ends, no lock held
         ThreadState.endThread()
-    }
-
-    /// The failures recorded so far.
-    var failures: [ResolutionError] {
-        outcomes.sorted { $0.key < $1.key }.compactMap { if case .failed(let error) = $0.value { error } else { nil } }
     }
 
     /// Notes a `@LazyInject` (or `@WeakLazyInject`) property of an object built by this run:
