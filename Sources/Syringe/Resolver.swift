@@ -212,7 +212,14 @@ extension Resolver {
         let outerContainer = state.containerReference
         state.containerReference = Unmanaged.passUnretained(container)
         defer { state.containerReference = outerContainer }
-        return try $binding.withValue(ContainerBinding(container)) { try body() }
+        let binding = ContainerBinding(container)
+        guard let verification = state.verification else {
+            return try $binding.withValue(binding) { try body() }
+        }
+        // A `verify()` worker may end inside `body`: the run takes the binding out of the count then.
+        verification.noteOpen(binding)
+        defer { verification.noteClosed(binding) }
+        return try $binding.withValue(binding) { try body() }
     }
 
     /// Runs the asynchronous `body` with `container` as ``current``.
@@ -249,17 +256,31 @@ enum Globals {
 
 /// A container bound with `withContainer`, as the task-local value holds it. Tasks started
 /// inside the body keep it (and so the count) alive for as long as they can read it.
-final class ContainerBinding: Sendable {
+final class ContainerBinding: @unchecked Sendable {
+    // Unchecked Sendable: `isCounted` is guarded by the registry lock.
     let container: Resolver
+    /// Whether the binding is in ``Globals/State/bindingCount``. Lock held.
+    private var isCounted = true
 
     init(_ container: Resolver) {
         self.container = container
         registryLock.withWriteLock { Globals.state.pointee.bindingCount += 1 }
     }
 
+    /// Takes the binding out of the count before its end: a `verify()` worker ended inside its
+    /// body, so the task-local machinery will never release it.
+    func uncount() {
+        registryLock.withWriteLock {
+            if isCounted { Globals.state.pointee.bindingCount -= 1 }
+            isCounted = false
+        }
+    }
+
     deinit {
         // Released by the task-local machinery when a body or a task ends, never under a
         // Syringe lock.
-        registryLock.withWriteLock { Globals.state.pointee.bindingCount -= 1 }
+        registryLock.withWriteLock {
+            if isCounted { Globals.state.pointee.bindingCount -= 1 }
+        }
     }
 }

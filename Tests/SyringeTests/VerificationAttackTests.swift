@@ -79,6 +79,21 @@ let vaLazyContainer = Resolver(id: "va-lazy-explicit")
         #expect(fxStderr(result).contains("Syringe: no registration for VaMissing"), "\(fxStderr(result))")
     }
 
+    /// A factory that calls `Resolver.withContainer` and fails inside its body: the binding
+    /// leaves the count that keeps the static fast path fast, though its body never ends.
+    @Test func aFailureInsideWithContainerLeavesNoBindingCounted() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let r = Resolver(id: "va-with-container")
+            r.register { Resolver.withContainer(Resolver(id: "va-other")) { VaService() } }
+            let before = registryLock.withReadLock(0) { Globals.state.pointee.bindingCount }
+            let report = r.verify()
+            invRequire(report.failures.count == 1, "verify() reports the missing VaMissing")
+            let after = registryLock.withReadLock(0) { Globals.state.pointee.bindingCount }
+            invRequire(after == before, "bindingCount went from \(before) to \(after)")
+        }
+    }
+
     /// A build abandoned where the program would stop keeps whatever its frames held: the
     /// throw-away container, and through it the verified container and its singletons, are
     /// never released.

@@ -51,6 +51,8 @@ final class VerificationRun: @unchecked Sendable {
     private var nextForWorkers = 0
     /// Lazy requests seen so far (key and declaration site), built once each.
     private var lazyRequests: Set<String> = []
+    /// The `withContainer` bindings whose bodies are in progress on the worker, innermost last.
+    private var openBindings: [ContainerBinding] = []
     /// Registrations whose `.weak` (or weakly scoped) lifetime met a value type, with that lifetime.
     private(set) var notHeldWeakly: [Key: String] = [:]
     /// Whether the workers hold the main actor for their caller, which waits for them on it:
@@ -158,6 +160,10 @@ final class VerificationRun: @unchecked Sendable {
             outcomes[current] = .failed(error.prefixed(by: prefix))
         }
         state.settlePendingCompletions(succeeded: false)
+        // `withContainer` bodies the thread is in never end: their bindings leave the count.
+        let bindings = openBindings
+        openBindings = []
+        for binding in bindings { binding.uncount() }
         let provisional = state.provisional
         state.provisional = [:]
         Construction.shared.abandonAll(claimedBy: state)
@@ -202,6 +208,16 @@ final class VerificationRun: @unchecked Sendable {
             container = current.parent
         }
         return nil
+    }
+
+    /// Notes a `withContainer` body starting on this run's worker. Worker only.
+    func noteOpen(_ binding: ContainerBinding) {
+        openBindings.append(binding)
+    }
+
+    /// Notes the end of the innermost `withContainer` body noted open. Worker only.
+    func noteClosed(_ binding: ContainerBinding) {
+        if openBindings.last === binding { openBindings.removeLast() }
     }
 
     /// Notes that a registration with a lifetime that holds instances weakly built a value type.
