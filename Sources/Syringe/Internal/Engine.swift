@@ -52,7 +52,9 @@ extension Resolver {
         while true {
             if container.registry.bootstrapPending { return .general }
             if let binding = container.registry.table.pointee.find(key) {
-                if let slot = binding._withUnsafeGuaranteedRef({ $0.cachedSlot }),
+                // In a `verify()` run the general path decides where it resolves
+                // (``VerificationRun/replacement(for:)``): never the verified container's instance.
+                if let slot = binding._withUnsafeGuaranteedRef({ $0.cachedSlot }), state.verification == nil,
                     state.depth == 0 || isKnownEdgeLocked(to: key, state: state)
                 {
                     return .cached(slot)

@@ -80,7 +80,10 @@ enum StackGuard {
     static func runOnLargerStack<T>(
         _ body: () throws(ResolutionError) -> T, state: ThreadState
     ) throws(ResolutionError) -> T {
-        if state.callerIsOnMainActor || isMainThread(), let frame = state.innermostFrame,
+        // A `verify()` worker holding the main actor for its caller may move: the new thread
+        // holds it the same way (it uses this state), and both wait meanwhile.
+        let holdsLentMainActor = state.verification?.lendsMainActor == true
+        if (state.callerIsOnMainActor && !holdsLentMainActor) || isMainThread(), let frame = state.innermostFrame,
             let container = state.container
         {
             throw ResolutionError(.tooDeep, key: frame.key, path: state.path, container: container, site: frame.site)

@@ -113,7 +113,9 @@ final class VerificationRun: @unchecked Sendable {
         }
     }
 
-    private static let dismantlingRounds = 3
+    /// How many rounds emptying takes at most: a chain of deinitializers each resolving the next
+    /// refills the container once a link. What is left after them is released with the container.
+    private static let dismantlingRounds = 32
 
     /// Builds the items no thread has taken yet, in order (those found meanwhile included).
     private func buildRemaining() {
@@ -174,7 +176,10 @@ final class VerificationRun: @unchecked Sendable {
     /// Notes a `@LazyInject` (or `@WeakLazyInject`) property of an object built by this run:
     /// what it will resolve is built as an item of its own, its path starting with the object's.
     func noteLazyRequest<T>(_ request: InjectionRequest, in resolver: Resolver, as type: T.Type, state: ThreadState) {
-        guard lazyRequests.insert("\(request.key)@\(request.site)").inserted else { return }
+        // While the run's container is emptied, no item is being built: nothing to check.
+        guard items.indices.contains(current),
+            lazyRequests.insert("\(request.key)@\(request.site)").inserted
+        else { return }
         let key = request.key
         let site = request.site
         // The verified container (or an ancestor) given explicitly is built in, as a resolution
