@@ -3,13 +3,19 @@
 ///
 /// Registrations are built one after another on a worker thread. Where the program would stop
 /// (a plain `resolve()` that fails inside a factory, a property wrapper of an object being
-/// built, a default-argument `Resolver.resolve()`), ``abandonBuild(with:state:)`` records the failure, gives
-/// up what the thread was building (its claims in ``Construction``, its pending `initCompleted`
-/// steps) and ends the worker without returning into the factory; the run goes on with the
-/// next registration on a new worker. No Syringe lock is held at such a point (no user code
-/// runs under one), so none is left behind, and nothing waits for the ended thread. What the
-/// abandoned factory held of its own (a lock, a dispatch queue it was synchronously on) stays
-/// held: those are the one thing `verify()` cannot give back.
+/// built, a default-argument `Resolver.resolve()`), ``abandonBuild(with:state:)`` records the
+/// failure, gives up what the thread was building (its claims in ``Construction``, its pending
+/// `initCompleted` steps, its `withContainer` bindings) and ends the worker without returning
+/// into the factory; the run goes on with the next registration on a new worker. No Syringe
+/// lock is held at such a point (no user code runs under one), so none is left behind, and
+/// nothing waits for the ended thread. What the abandoned factories held of their own (a lock, a
+/// dispatch queue they were synchronously on, a `static let` being initialized, the objects on
+/// their stack) stays held: that is what `verify()` cannot give back (the Diagnostics article
+/// lists it).
+///
+/// Resolutions a build starts from the verified container or its ancestors run in the run's
+/// container (``replacement(for:)``); once the report is made, the run's container is emptied
+/// on a worker too (``dismantle(lendingMainActor:)``).
 ///
 /// A main-actor-bound registration is built on a worker too when the caller is main-actor code:
 /// the caller waits for the worker meanwhile, so no other main-actor code runs, and the worker
@@ -35,7 +41,7 @@ final class VerificationRun: @unchecked Sendable {
     enum Outcome {
         case built
         case failed(ResolutionError)
-        /// It reached a main-actor-bound registration on a worker.
+        /// It reached a main-actor-bound registration on a worker that does not hold the main actor.
         case needsMainActor
     }
 
