@@ -66,3 +66,19 @@ private final class AMHolder {
         #expect((r.optional(arguments: AMRouter(), 1) as AMScreen?) == nil)
     }
 }
+
+@MainActor private final class AMMainScreen {
+    let routes: AMRoutes
+    init(routes: AMRoutes) { self.routes = routes }
+}
+
+@Suite struct MainActorArgumentMatchingTests {
+    /// A main-actor registration with arguments converts a value of a conforming type as the
+    /// others do.
+    @MainActor @Test func aMainActorRegistrationConvertsItsArguments() {
+        let r = Resolver()
+        r.register(arguments: AMRoutes.self) { @MainActor routes in AMMainScreen(routes: routes) }
+        let concrete = AMRouter()
+        #expect((r.resolve(arguments: concrete) as AMMainScreen).routes === concrete)
+    }
+}

@@ -164,7 +164,8 @@ func runAsMainActor(_ body: @MainActor () throws -> Void) rethrows {
     try MainActor.assumeIsolated(body)
 }
 
-/// The factory of a main-actor-bound registration taking runtime arguments `(repeat each A)`.
+/// The factory of a main-actor-bound registration taking runtime arguments `(repeat each A)`:
+/// a ``PackArgumentFactory`` whose factory runs as main-actor code.
 final class MainActorArgumentFactory<T, each A>: ArgumentFactory<T> {
     let body: @MainActor (repeat each A) throws -> T
 
@@ -172,31 +173,25 @@ final class MainActorArgumentFactory<T, each A>: ArgumentFactory<T> {
         self.body = body
     }
 
-    override var acceptsNoArguments: Bool {
-        (repeat each A).self is any ExpressibleByNilLiteral.Type
-    }
+    override var acceptsNoArguments: Bool { acceptsNil((repeat each A).self) }
 
     override func make(_ resolver: Resolver, _ arguments: ArgumentValues) throws -> T {
-        guard let pointer = arguments.pointer else {
-            // Only reached for a single Optional argument: pass nil.
-            let type = (repeat each A).self as! any ExpressibleByNilLiteral.Type
-            let none: Any = type.init(nilLiteral: ())
-            var values = none as! (repeat each A)
-            return try withUnsafePointer(to: &values) { try call(UnsafeRawPointer($0)) }
+        let body = self.body
+        return try withArgumentTuple(arguments, as: (repeat each A).self) { pointer in
+            // Read and used on the main actor, in this synchronous call.
+            nonisolated(unsafe) let pointer = pointer
+            nonisolated(unsafe) var result: T?
+            try runAsMainActor {
+                let values = pointer.pointee
+                result = try body(repeat each values)
+            }
+            return result.unsafelyUnwrapped
         }
-        return try call(pointer)
     }
 
-    /// Calls the factory with the arguments tuple at `pointer`, which lives for the call.
-    private func call(_ pointer: UnsafeRawPointer) throws -> T {
-        // Read and used on the main actor, in this synchronous call.
-        nonisolated(unsafe) let pointer = pointer
-        let body = self.body
-        nonisolated(unsafe) var result: T?
-        try runAsMainActor {
-            let values = pointer.assumingMemoryBound(to: (repeat each A).self).pointee
-            result = try body(repeat each values)
-        }
-        return result.unsafelyUnwrapped
+    override func withConverted<R>(
+        _ values: [Any], _ body: (ArgumentValues) throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R? {
+        try withConvertedTuple(values, as: (repeat each A).self, body)
     }
 }
