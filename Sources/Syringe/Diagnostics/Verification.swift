@@ -12,9 +12,10 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// `.weak` registration of a value type, an `Optional` registration of a type that is asked
     /// for as itself.
     public let warnings: [String]
-    /// Registrations that were not built, each with the reason (runtime arguments, skipped as
-    /// asked, main-actor registrations verified from code that is not on the main actor).
-    public let skipped: [String]
+    /// Registrations that were not built, in order (the description gives each reason: runtime
+    /// arguments, skipped as asked, main-actor registrations verified from code that is not on
+    /// the main actor).
+    public var skipped: [String] { skippedByReason.flatMap(\.keys) }
     /// Registrations that were built successfully.
     public let verified: [String]
     /// How many registrations the container and its ancestors have, `.implements` aliases apart.
@@ -255,8 +256,8 @@ struct VerificationPlan {
             Messages.weakValueType($0.key, lifetime: $0.value)
         }
         return VerificationReport(
-            failures: failures, warnings: plan.warnings + weak, skipped: plan.skipped.flatMap(\.keys),
-            verified: verified, registrationCount: registrationCount, aliasCount: aliasCount,
+            failures: failures, warnings: plan.warnings + weak, verified: verified,
+            registrationCount: registrationCount, aliasCount: aliasCount,
             failedRegistrationCount: failed.count, skippedByReason: plan.skipped)
     }
 }
