@@ -81,15 +81,7 @@ final class VerificationRun: @unchecked Sendable {
         lendsMainActor = lendingMainActor
         defer { lendsMainActor = false }
         while nextForWorkers < items.count {
-            let ran = runOnNewThread(stackSize: Self.workerStackSize) { [self] in
-                let state = ThreadState.current
-                state.verification = self
-                state.callerIsOnMainActor = lendsMainActor
-                buildRemaining()
-                state.callerIsOnMainActor = false
-                state.verification = nil
-            }
-            guard ran else {
+            guard onWorker({ [self] in buildRemaining() }) else {
                 // No thread could be created: the rest is built here, where a failure that would
                 // stop the program does, as `resolve()` would.
                 buildRemaining()
@@ -107,15 +99,24 @@ final class VerificationRun: @unchecked Sendable {
         current = -1
         // A deinitializer may resolve what was just dropped again: a few rounds empty it.
         for _ in 0..<Self.dismantlingRounds where !sandbox.keepsNothing {
-            _ = runOnNewThread(stackSize: Self.workerStackSize) { [self] in
-                let state = ThreadState.current
-                state.verification = self
-                state.callerIsOnMainActor = lendsMainActor
+            _ = onWorker { [sandbox] in
                 sandbox.clearAllRegistrations()
                 sandbox.dropAllCached()
-                state.callerIsOnMainActor = false
-                state.verification = nil
             }
+        }
+    }
+
+    /// Runs `body` on a new worker of this run, which holds the main actor when the run lends
+    /// it, and waits until the worker ends (`body` returned, or a build ended the thread); false
+    /// if no thread could be created.
+    private func onWorker(_ body: @escaping () -> Void) -> Bool {
+        runOnNewThread(stackSize: Self.workerStackSize) { [self] in
+            let state = ThreadState.current
+            state.verification = self
+            state.callerIsOnMainActor = lendsMainActor
+            body()
+            state.callerIsOnMainActor = false
+            state.verification = nil
         }
     }
 
