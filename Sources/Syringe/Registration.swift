@@ -23,7 +23,7 @@ public struct Registration<T>: @unchecked Sendable {
     @discardableResult
     public func implements<P>(_ type: P.Type, file: StaticString = #fileID, line: UInt = #line) -> Registration<T> {
         let key = provider.key.with(type: P.self)
-        resolver.store(Alias<P, T>(key: key, target: provider, site: SourceLocation(file: file, line: line)))
+        resolver.store(Alias(key: key, target: provider, site: SourceLocation(file: file, line: line)))
         return self
     }
 
@@ -40,7 +40,7 @@ public struct Registration<T>: @unchecked Sendable {
     @discardableResult
     public func lifetime(_ lifetime: Lifetime, file: StaticString = #fileID, line: UInt = #line) -> Registration<T> {
         let refusal = registryLock.withWriteLock { leftovers in
-            provider.changeLifetimeLocked(to: lifetime, leftovers: &leftovers)
+            provider.changeLifetime(to: lifetime, leftovers: &leftovers)
         }
         if let refusal { fatalError(refusal, file: file, line: line) }
         return self
@@ -62,7 +62,7 @@ public struct Registration<T>: @unchecked Sendable {
     /// included. Steps added later run after those added before.
     @discardableResult
     public func initCompleted(_ step: @escaping (Resolver, T) throws -> Void) -> Registration<T> {
-        registryLock.withWriteLock { provider.addCompletionLocked(step) }
+        registryLock.withWriteLock { _ in provider.addCompletion(step) }
         return self
     }
 

@@ -95,10 +95,9 @@ extension Resolver {
             let instance = try initializer(
                 repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
             guard let converted = instance as? Service else {
-                let state = ThreadState.current
                 throw ResolutionError(
-                    .notConvertible(from: type(of: instance as Any)), key: key, path: state.path, container: resolver,
-                    site: nil)
+                    .notConvertible(from: type(of: instance as Any)), key: key, path: Resolution.current.path,
+                    container: resolver, site: nil)
             }
             return converted
         }
@@ -146,13 +145,13 @@ extension Resolver {
         }
         let registration: Registration<T> =
             if let scope {
-                addScoped(key, scope: scope, make: .plain(make), site: site, isMainActorBound: isMainActorBound)
+                addScoped(key, scope: scope, make: .resolver(make), site: site, isMainActorBound: isMainActorBound)
             } else {
-                addProvider(key, make: .plain(make), lifetime: lifetime, site: site, isMainActorBound: isMainActorBound)
+                addProvider(key, make: .resolver(make), lifetime: lifetime, site: site, isMainActorBound: isMainActorBound)
             }
         var keys: [Key] = []
         for type in repeat each dependencies { keys.append(Key(type)) }
-        registryLock.withWriteLock { registration.provider.declaredDependencies = keys }
+        registryLock.withWriteLock { _ in registration.provider.declaredDependencies = keys }
         return registration
     }
 

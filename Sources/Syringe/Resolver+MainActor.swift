@@ -53,7 +53,7 @@ extension Resolver {
     ) -> Registration<T> {
         addProvider(
             Key(T.self, qualifier: qualifier, name: name),
-            make: .plain { resolver in try callOnMainActor { try factory(resolver) } },
+            make: .resolver { resolver in try callOnMainActor { try factory(resolver) } },
             lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: true)
     }
 
@@ -92,7 +92,7 @@ extension Resolver {
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .plain { resolver in try callOnMainActor { try factory(resolver) } },
+            make: .resolver { resolver in try callOnMainActor { try factory(resolver) } },
             site: SourceLocation(file: file, line: line), isMainActorBound: true)
     }
 
@@ -114,7 +114,7 @@ extension Resolver {
         line: UInt = #line,
         factory: @escaping @MainActor (First, repeat each Rest) throws -> T
     ) -> Registration<T> {
-        let key = Key(T.self, qualifier: qualifier, name: name, arguments: (First, repeat each Rest).self)
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         return addProvider(
             key, make: .arguments(MainActorArgumentFactory<T, First, repeat each Rest>(factory)), lifetime: lifetime,
             site: SourceLocation(file: file, line: line), isMainActorBound: true)

@@ -53,7 +53,7 @@ extension Resolver {
         factory: @escaping (Resolver) throws -> T
     ) -> Registration<T> {
         addProvider(
-            Key(T.self, qualifier: qualifier, name: name), make: .plain(factory),
+            Key(T.self, qualifier: qualifier, name: name), make: .resolver(factory),
             lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
     }
 
@@ -80,10 +80,10 @@ extension Resolver {
         let key = Key(T.self, qualifier: qualifier, name: name)
         return addProvider(
             key,
-            make: .plain { resolver in
+            make: .resolver { resolver in
                 guard let value = try factory(resolver) else {
                     throw ResolutionError(
-                        .producedNil, key: key, path: ThreadState.current.path, container: resolver, site: nil)
+                        .producedNil, key: key, path: Resolution.current.path, container: resolver, site: nil)
                 }
                 return value
             },
@@ -150,7 +150,7 @@ extension Resolver {
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .plain(factory), site: SourceLocation(file: file, line: line),
+            make: .resolver(factory), site: SourceLocation(file: file, line: line),
             isMainActorBound: isMainActor(isolation))
     }
 
@@ -170,8 +170,7 @@ extension Resolver {
         line: UInt = #line
     ) -> Registration<T> {
         let provider = Provider<T>(
-            key: Key(T.self, qualifier: qualifier, name: name), make: .plain { _ in instance },
-            id: RegistrationID.next(),
+            key: Key(T.self, qualifier: qualifier, name: name), factory: .simple { instance },
             store: FixedInstanceStore(instance), site: SourceLocation(file: file, line: line), registry: registry)
         store(provider)
         return Registration(provider: provider, resolver: self)
@@ -244,35 +243,30 @@ extension Resolver {
     // MARK: Storing
 
     func addProvider<T>(
-        _ key: Key, make: Provider<T>.Make, lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool
+        _ key: Key, make: Provider<T>.Factory, lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool
     ) -> Registration<T> {
-        if let lifetime, let refusal = Provider<T>.refusal(of: lifetime, for: key) {
+        if let refusal = Provider<T>.refusal(of: lifetime, for: key) {
             fatalError(refusal, file: site.file, line: site.line)
         }
-        if key.arguments != nil, let refusal = Provider<T>.refusal(of: .transient, for: key) {
-            fatalError(refusal, file: site.file, line: site.line)
-        }
-        let id = RegistrationID.next()
         // The default lifetime as it is when the registration is made.
         let chosen =
             lifetime
-            ?? (key.arguments == nil
-                ? registryLock.withReadLock(ThreadState.current.stripe) {
-                    registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
-                } : .transient)
+            ?? registryLock.withReadLock(Resolution.current.stripe) {
+                registry.defaultLifetime ?? Globals.defaultLifetime
+            }
         let provider = Provider<T>(
-            key: key, make: make, id: id, store: Provider<T>.initialStore(for: chosen, key: key, id: id), site: site,
+            key: key, factory: make, store: Provider<T>.initialStore(for: chosen, key: key), site: site,
             registry: registry, isMainActorBound: isMainActorBound)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }
 
     func addScoped<T>(
-        _ key: Key, scope: any Scope.Type, make: Provider<T>.Make, site: SourceLocation, isMainActorBound: Bool
+        _ key: Key, scope: any Scope.Type, make: Provider<T>.Factory, site: SourceLocation, isMainActorBound: Bool
     ) -> Registration<T> {
         let provider = Provider<T>(
-            key: key, make: make, id: RegistrationID.next(), store: InstanceStore<T>.scoped(scope), site: site,
-            registry: registry, isMainActorBound: isMainActorBound)
+            key: key, factory: make, store: InstanceStore<T>.scoped(scope), site: site, registry: registry,
+            isMainActorBound: isMainActorBound)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }
@@ -280,8 +274,7 @@ extension Resolver {
     /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
     func store(_ binding: AnyBinding) {
         let duplicate: AnyBinding? = registryLock.withWriteLock { leftovers in
-            if !registry.allowsOverrides, let existing = registry.binding(for: binding.key) { return existing }
-            binding.order = registry.nextSequence()
+            if !registry.allowsOverrides, let existing = registry.bindings[binding.key] { return existing }
             leftovers.append(registry.bind(binding))
             return nil
         }

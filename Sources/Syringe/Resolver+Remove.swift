@@ -82,50 +82,44 @@ extension Resolver {
     public func dropCached(scopedTo scope: any Scope.Type) {
         let id = ObjectIdentifier(scope)
         registryLock.withWriteLock { leftovers in
-            for binding in registry.bindings(in: id) where binding.provider.scopeLocked == id {
-                binding.provider.dropCacheLocked(in: .registration, leftovers: &leftovers)
+            for binding in registry.bindings(in: id) where binding.provider.scope == id {
+                binding.provider.dropCache(keptBy: nil, leftovers: &leftovers)
             }
-            guard isolatesCache else { return }
-            for copy in isolatedCopies.values where copy.provider.provider.scopeLocked == id {
-                copy.provider.provider.dropCacheLocked(in: .container(self), leftovers: &leftovers)
+            for copy in storeCopies.values where copy.provider.scope == id {
+                copy.provider.dropCache(keptBy: self, leftovers: &leftovers)
             }
         }
     }
 
-    /// Removes the binding of `key` from this container; what it held is released after the lock.
     private func removeBinding(_ key: Key) {
         registryLock.withWriteLock { leftovers in
             leftovers.append(registry.unbind(key))
         }
     }
 
-    /// Removes the matching bindings of this container; what they held is released after the lock.
     private func removeBindings(where matches: (AnyBinding) -> Bool) {
         registryLock.withWriteLock { leftovers in
-            for binding in registry.allBindings where matches(binding) {
+            for binding in registry.bindings.values where matches(binding) {
                 leftovers.append(registry.unbind(binding.key))
             }
         }
     }
 
-    /// Drops the cached instances of the matching registrations reachable from this container:
-    /// its own registrations' caches, and, in an isolating container, its own copies (also of
-    /// registrations since replaced or removed, which it then forgets).
+    /// Drops what the matching registrations keep: this container's own, and for a test container
+    /// its copies of its ancestors' registrations.
     private func dropCaches(where matches: (AnyBinding) -> Bool) {
         registryLock.withWriteLock { leftovers in
-            for binding in registry.allBindings where matches(binding) {
-                binding.provider.dropCacheLocked(in: .registration, leftovers: &leftovers)
+            for binding in registry.bindings.values where matches(binding) {
+                binding.provider.dropCache(keptBy: nil, leftovers: &leftovers)
             }
-            guard isolatesCache else { return }
-            for (id, copy) in isolatedCopies where matches(copy.provider) {
-                copy.provider.provider.dropCacheLocked(in: .container(self), leftovers: &leftovers)
-                leftovers.append(isolatedCopies.removeValue(forKey: id))
+            for (id, copy) in storeCopies where matches(copy.provider) {
+                copy.provider.dropCache(keptBy: self, leftovers: &leftovers)
+                leftovers.append(storeCopies.removeValue(forKey: id))
             }
         }
     }
 }
 
-/// Whether an optional key component is the given type.
 private func sameType(_ component: Any.Type?, _ type: Any.Type) -> Bool {
     component.map { ObjectIdentifier($0) == ObjectIdentifier(type) } ?? false
 }

@@ -32,9 +32,17 @@ extension Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> sending T {
-        return resolveOrTrap(
-            Key(T.self, qualifier: qualifier, scope: scope, name: name), site: SourceLocation(file: file, line: line),
-            isolation: isolation)
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
+        let site = SourceLocation(file: file, line: line)
+        do throws(ResolutionError) {
+            if let value: T = try resolve(key, site: site, in: resolution) { return value }
+            throw missingError(for: key, site: site, as: T.self)
+        } catch {
+            trap(error)
+        }
     }
 
     /// Resolves a `T` and casts it to the type the caller expects.
@@ -59,7 +67,7 @@ extension Resolver {
             trap(
                 ResolutionError(
                     .notConvertible(from: Swift.type(of: value as Any)), key: key.with(type: U.self),
-                    path: ThreadState.current.path, container: self, site: SourceLocation(file: file, line: line)))
+                    path: Resolution.current.path, container: self, site: SourceLocation(file: file, line: line)))
         }
         return converted
     }
@@ -104,10 +112,9 @@ extension Resolver {
         line: UInt = #line
     ) -> sending T? {
         do {
-            return try resolveValue(
+            return try resolveIfRegistered(
                 Key(T.self, qualifier: qualifier, scope: scope, name: name),
-                site: SourceLocation(file: file, line: line),
-                isolation: isolation)
+                site: SourceLocation(file: file, line: line), isolation: isolation)
         } catch {
             trap(error)
         }
@@ -153,9 +160,13 @@ extension Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) throws(ResolutionError) -> sending T {
-        return try resolveOrThrow(
-            Key(T.self, qualifier: qualifier, scope: scope, name: name), site: SourceLocation(file: file, line: line),
-            isolation: isolation)
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
+        let site = SourceLocation(file: file, line: line)
+        if let value: T = try resolve(key, site: site, in: resolution) { return value }
+        throw missingError(for: key, site: site, as: T.self)
     }
 
     /// Resolves a `T` built with runtime arguments, throwing a ``ResolutionError`` on failure
@@ -186,22 +197,21 @@ extension Resolver {
         _ type: T.Type, qualifier: (any Qualifier.Type)?, name: String?, site: SourceLocation,
         isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
-        var values = (first, repeat each rest)
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
-        let resolved: T? = try withUnsafePointer(to: &values) { pointer throws(ResolutionError) in
-            try resolveValue(
-                key, arguments: ArgumentValues(pointer: UnsafeRawPointer(pointer)), site: site, isolation: isolation)
+        if let resolved: T = try resolveIfRegistered(
+            key, arguments: (first, repeat each rest), site: site, isolation: isolation)
+        {
+            return resolved
         }
-        if let resolved { return resolved }
         // Otherwise a registration whose argument types the values convert to: a protocol or
         // superclass of a value's type, or `A?` for a value of type `A`.
         let candidates = argumentCandidates(for: key)
         guard !candidates.isEmpty else { return nil }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
-        return try withCallerIsolation(isolation) { () throws(ResolutionError) -> T? in
-            try resolveConverting(candidates, values: all, as: T.self, site: site)
-        }
+        let mark = MainActorMark(isolation, .current)
+        defer { mark.end() }
+        return try resolveConverting(candidates, values: all, as: T.self, site: site)
     }
 
     /// The registrations with runtime arguments of `key`'s type and selectors along the chain,
@@ -211,7 +221,7 @@ extension Resolver {
     /// an existential to its dynamic type) still reaches one whose argument types the values
     /// are instances of; a call for which there is none costs this lookup only.
     private func argumentCandidates(for key: Key) -> [AnyBinding] {
-        registryLock.withReadLock(ThreadState.current.stripe) { () -> [AnyBinding] in
+        registryLock.withReadLock(Resolution.current.stripe) { () -> [AnyBinding] in
             var found: [AnyBinding] = []
             var container: Resolver? = self
             while let current = container {
@@ -227,7 +237,7 @@ extension Resolver {
         _ candidates: [AnyBinding], values: [Any], as type: T.Type, site: SourceLocation
     ) throws(ResolutionError) -> T? {
         for binding in candidates {
-            if let value = try binding.provider.resolveConverting(values, in: self, site: site) {
+            if let value = try binding.provider.resolveConverting(values, from: self, site: site) {
                 guard let converted = value as? T else { continue }
                 return converted
             }
@@ -246,18 +256,25 @@ extension Resolver {
         _ type: T.Type = T.self, isolation: (any Actor)? = #isolation, file: StaticString = #fileID, line: UInt = #line
     ) -> sending [T] {
         let site = SourceLocation(file: file, line: line)
-        return withCallerIsolation(isolation) {
-            bootstrapIfPending()
-            let bindings = registryLock.withReadLock(ThreadState.current.stripe) {
-                allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
-            }
-            return bindings.sorted { $0.order < $1.order }.map { binding in
-                do throws(ResolutionError) {
-                    return try resolveBinding(
-                        unsafeDowncast(binding, to: Binding<T>.self), key: binding.key, arguments: .none, site: site)
-                } catch {
-                    trap(error)
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        bootstrapIfPending(resolution)
+        let bindings = registryLock.withReadLock(resolution.stripe) {
+            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
+        }
+        return bindings.map { binding in
+            do throws(ResolutionError) {
+                let value = try binding.provider.resolveErased(
+                    as: binding.key, from: self, arguments: nil, site: site, in: resolution)
+                guard let converted = value as? T else {
+                    throw ResolutionError(
+                        .notConvertible(from: Swift.type(of: value)), key: binding.key, path: [], container: self,
+                        site: site)
                 }
+                return converted
+            } catch {
+                trap(error)
             }
         }
     }
@@ -273,8 +290,70 @@ extension Resolver {
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
         name: String? = nil
     ) -> Bool {
-        bootstrapIfPending()
-        let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
-        return registryLock.withReadLock(ThreadState.current.stripe) { findLocked(key) != nil }
+        hasRegistration(for: Key(T.self, qualifier: qualifier, scope: scope, name: name))
+    }
+}
+
+extension Resolver {
+    /// Resolves `key` from here, or nil when nothing is registered for it: the miss is decided by
+    /// the same locked lookup that would build, so a registration cleared meanwhile by another
+    /// thread gives nil, never an error. The registration of `key` itself producing nil gives nil
+    /// too. Other failures throw.
+    func resolveIfRegistered<T>(
+        _ key: Key, arguments: Any? = nil, site: SourceLocation?, isolation: (any Actor)?
+    ) throws(ResolutionError) -> T? {
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        let depth = resolution.depth
+        do {
+            return try resolve(key, arguments: arguments, site: site, in: resolution)
+        } catch where error.yieldsNothing(for: key, atDepth: depth) {
+            return nil
+        }
+    }
+
+    /// Resolves `key` from here, or stops the program with the resolution error.
+    func resolveOrTrap<T>(_ key: Key, site: SourceLocation, isolation: (any Actor)?) -> T {
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        do {
+            return try resolveOrThrow(key, site: site, in: resolution)
+        } catch {
+            trap(error)
+        }
+    }
+
+    /// Resolves `key` from ``current``, or stops the program with the resolution error.
+    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation, isolation: (any Actor)?) -> T {
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        do {
+            return try current(in: resolution).resolveOrThrow(key, site: site, in: resolution)
+        } catch {
+            trap(error)
+        }
+    }
+
+    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
+    func resolveOrThrow<T>(_ key: Key, site: SourceLocation?, in resolution: Resolution) throws(ResolutionError) -> T {
+        if let value: T = try resolve(key, site: site, in: resolution) { return value }
+        throw missingError(for: key, site: site, as: T.self)
+    }
+
+    /// Whether a registration for `key` exists along the chain.
+    func hasRegistration(for key: Key) -> Bool {
+        let resolution = Resolution.current
+        bootstrapIfPending(resolution)
+        return registryLock.withReadLock(resolution.stripe) {
+            var container: Resolver? = self
+            while let current = container {
+                if current.registry.bindings[key] != nil { return true }
+                container = current.parent
+            }
+            return false
+        }
     }
 }

@@ -20,8 +20,16 @@
 /// }
 /// ```
 open class Resolver: @unchecked Sendable {
-    /// What the engine keeps for this container.
-    let engine: ContainerEngine
+    /// The registrations, shared with other containers of the same id.
+    final let registry: Registry
+    /// Whether this container keeps its own instance of everything it resolves (test containers).
+    /// Set before the container is shared.
+    final private(set) var isolatesCache = false
+    /// A test container's own copies of registrations' stores (``StoreCopy``), by registration.
+    /// Guarded by ``registryLock``.
+    final var storeCopies: [ObjectIdentifier: AnyStoreCopy] = [:]
+    /// Open ``ScopeHandle``s begun on the container, by scope. Guarded by ``registryLock``.
+    final var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// The container misses fall through to.
     public let parent: Resolver?
     /// A readable name for messages: the id, or how the container came to be
@@ -40,7 +48,7 @@ open class Resolver: @unchecked Sendable {
     /// let classA: ClassA = Resolver(id: "Resolver_1").resolve()  // same registry
     /// ```
     public init(id: String) {
-        engine = ContainerEngine(registry: Registry.shared(id: id))
+        registry = Registry.shared(id: id)
         parent = nil
         name = id
         shortName = id
@@ -57,7 +65,7 @@ open class Resolver: @unchecked Sendable {
     public init(parent: Resolver) {
         let shortName = "child \(Resolver.nextAnonymousNumber())"
         let name = "\(shortName) of \(parent.shortName)"
-        engine = ContainerEngine(registry: Registry(id: name))
+        registry = Registry(id: name)
         self.parent = parent
         self.name = name
         self.shortName = shortName
@@ -85,8 +93,7 @@ open class Resolver: @unchecked Sendable {
     /// with the parent's registrations.
     public convenience init(isolatedChildOf parent: Resolver, name: String? = nil) {
         self.init(parent: parent)
-        // Not yet shared with any other thread.
-        engine.isolatesCache = true
+        isolatesCache = true  // not yet shared with any other thread
         if let name {
             self.name = name
             shortName = name
@@ -111,11 +118,9 @@ open class Resolver: @unchecked Sendable {
     /// ```
     public var defaultLifetime: Lifetime {
         get {
-            registryLock.withReadLock(ThreadState.current.stripe) {
-                registry.defaultLifetime ?? Globals.state.pointee.defaultLifetime
-            }
+            registryLock.withReadLock(Resolution.current.stripe) { registry.defaultLifetime ?? Globals.defaultLifetime }
         }
-        set { registryLock.withWriteLock { registry.defaultLifetime = newValue } }
+        set { registryLock.withWriteLock { _ in registry.defaultLifetime = newValue } }
     }
 
     /// The default lifetime of every container that does not set its own ``defaultLifetime-property``,
@@ -129,15 +134,15 @@ open class Resolver: @unchecked Sendable {
     /// }
     /// ```
     public static var globalDefaultLifetime: Lifetime {
-        get { registryLock.withReadLock(ThreadState.current.stripe) { Globals.state.pointee.defaultLifetime } }
-        set { registryLock.withWriteLock { Globals.state.pointee.defaultLifetime = newValue } }
+        get { registryLock.withReadLock(Resolution.current.stripe) { Globals.defaultLifetime } }
+        set { registryLock.withWriteLock { _ in Globals.defaultLifetime = newValue } }
     }
 
     /// Whether registering a key that is already registered replaces it (the default).
     /// When `false`, a duplicate stops the program naming the key and both registration sites.
     public var allowsOverrides: Bool {
-        get { registryLock.withReadLock(ThreadState.current.stripe) { registry.allowsOverrides } }
-        set { registryLock.withWriteLock { registry.allowsOverrides = newValue } }
+        get { registryLock.withReadLock(Resolution.current.stripe) { registry.allowsOverrides } }
+        set { registryLock.withWriteLock { _ in registry.allowsOverrides = newValue } }
     }
 }
 
@@ -161,16 +166,13 @@ extension Resolver {
     /// Resolver.root = MockResolver(parent: .main) { $0.register { MockNetworkService() } }
     /// ```
     public static var root: Resolver {
-        get {
-            registryLock.withReadLock(ThreadState.current.stripe) { Globals.state.pointee.root.takeUnretainedValue() }
-        }
+        get { registryLock.withReadLock(Resolution.current.stripe) { Globals.root } }
         set {
-            let old = registryLock.withWriteLock {
-                defer { Globals.state.pointee.root = .passRetained(newValue) }
-                return Globals.state.pointee.root
+            // The old root is released after the lock, in case that runs deinitializers.
+            registryLock.withWriteLock { leftovers in
+                leftovers.append(Globals.root)
+                Globals.root = newValue
             }
-            // Released after the lock, in case that runs deinitializers.
-            old.release()
         }
     }
 
@@ -178,10 +180,16 @@ extension Resolver {
     /// inside ``withContainer(_:_:)-(_,()->R)`` (or a test trait), the one bound there, the
     /// innermost winning; else ``root``.
     public static var current: Resolver {
-        let state = ThreadState.current
-        if let container = state.container { return container }
-        if let bound = Resolver.bound { return bound }
-        return root
+        current(in: .current)
+    }
+
+    /// ``current`` for the resolution in progress on this thread.
+    @inline(__always)
+    static func current(in resolution: Resolution) -> Resolver {
+        if let container = resolution.container { return container }
+        // While no binding exists, no task can see one: the task-local value is not read.
+        let root = registryLock.withReadLock(resolution.stripe) { Globals.bindingCount == 0 ? Globals.root : nil }
+        return root ?? bound ?? Self.root
     }
 
     /// The container bound by `withContainer` for the current task, if any.
@@ -208,12 +216,12 @@ extension Resolver {
         // The synchronous body runs on this thread: the thread's state carries the binding for
         // the fast path (and beats the container of a factory in progress), the task-local value
         // for tasks started inside.
-        let state = ThreadState.current
-        let outerContainer = state.containerReference
-        state.containerReference = Unmanaged.passUnretained(container)
-        defer { state.containerReference = outerContainer }
+        let resolution = Resolution.current
+        let outer = resolution.container
+        resolution.container = container
+        defer { resolution.container = outer }
         let binding = ContainerBinding(container)
-        guard let verification = state.verification else {
+        guard let verification = resolution.verification else {
             return try $binding.withValue(binding) { try body() }
         }
         // A `verify()` worker may end inside `body`: the run takes the binding out of the count then.
@@ -233,25 +241,15 @@ extension Resolver {
     }
 }
 
-/// State behind the static facade, guarded by ``registryLock``. Kept behind a pointer so
-/// that the hot path reads it without exclusivity checks.
+/// State behind the static facade, guarded by ``registryLock``.
 enum Globals {
-    struct State {
-        /// ``Resolver/root``, retained.
-        var root: Unmanaged<Resolver>
-        /// How many `withContainer` bindings exist, including those kept by tasks started inside
-        /// one. While there are none, no task can see a binding, so `current` skips the
-        /// task-local read.
-        var bindingCount: Int
-        /// ``Resolver/globalDefaultLifetime``.
-        var defaultLifetime: Lifetime
-    }
-
-    nonisolated(unsafe) static let state: UnsafeMutablePointer<State> = {
-        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(root: .passRetained(Resolver.main), bindingCount: 0, defaultLifetime: .transient))
-        return state
-    }()
+    /// ``Resolver/root``.
+    nonisolated(unsafe) static var root: Resolver = .main
+    /// How many `withContainer` bindings exist, including those kept by tasks started inside one.
+    /// While there are none, no task can see a binding, so ``Resolver/current`` skips the task-local read.
+    nonisolated(unsafe) static var bindingCount = 0
+    /// ``Resolver/globalDefaultLifetime``.
+    nonisolated(unsafe) static var defaultLifetime = Lifetime.transient
 }
 
 /// A container bound with `withContainer`, as the task-local value holds it. Tasks started
@@ -264,14 +262,14 @@ final class ContainerBinding: @unchecked Sendable {
 
     init(_ container: Resolver) {
         self.container = container
-        registryLock.withWriteLock { Globals.state.pointee.bindingCount += 1 }
+        registryLock.withWriteLock { _ in Globals.bindingCount += 1 }
     }
 
     /// Takes the binding out of the count before its end: a `verify()` worker ended inside its
     /// body, so the task-local machinery will never release it.
     func uncount() {
-        registryLock.withWriteLock {
-            if isCounted { Globals.state.pointee.bindingCount -= 1 }
+        registryLock.withWriteLock { _ in
+            if isCounted { Globals.bindingCount -= 1 }
             isCounted = false
         }
     }
@@ -279,8 +277,8 @@ final class ContainerBinding: @unchecked Sendable {
     deinit {
         // Released by the task-local machinery when a body or a task ends, never under a
         // Syringe lock.
-        registryLock.withWriteLock {
-            if isCounted { Globals.state.pointee.bindingCount -= 1 }
+        registryLock.withWriteLock { _ in
+            if isCounted { Globals.bindingCount -= 1 }
         }
     }
 }

@@ -45,17 +45,12 @@ extension Resolver {
             handles.append(WeakScopeHandle(handle: handle))
             leftovers.append(scopeHandles.updateValue(handles, forKey: id))
             // Instances of the scope that a resolution from here would get right now.
-            var seen: Set<Key> = []
             var container: Resolver? = self
             while let current = container {
                 for binding in current.registry.bindings(in: id)
-                where binding.provider.isWeaklyScopedLocked && seen.insert(binding.key).inserted
-                    && findLocked(binding.key)?.binding === binding
-                {
-                    let cache = cacheOwnerLocked(for: current.registry)
-                    if let live = binding.provider.cachedInstanceLocked(in: cache) {
-                        handle.held.append(live as AnyObject)
-                    }
+                where binding.provider.isWeaklyScoped && visibleBinding(for: binding.key) === binding {
+                    let owner = cacheOwner(of: binding.provider)
+                    if let live = binding.provider.keptInstance(keptBy: owner) { handle.held.append(live as AnyObject) }
                 }
                 container = current.parent
             }
@@ -75,7 +70,7 @@ extension Resolver {
     /// Hands a new scoped instance, built for a resolution from this container, to the open
     /// handles of its scope on this container and its ancestors, up to the nearest test
     /// container (which keeps its own instances). Write lock held.
-    func retainInOpenScopesLocked(_ instance: AnyObject, scope: ObjectIdentifier) {
+    func retainInOpenScopes(_ instance: AnyObject, scope: ObjectIdentifier) {
         var container: Resolver? = self
         while let current = container {
             if let handles = current.scopeHandles[scope] {
@@ -88,4 +83,8 @@ extension Resolver {
             container = current.parent
         }
     }
+}
+
+struct WeakScopeHandle {
+    weak var handle: ScopeHandle?
 }

@@ -228,9 +228,7 @@ func wtOccurrences(of part: String, in text: String) -> Int {
     @Test func timedWaitReturnsAtItsDeadline() {
         let lock = ConditionLock()
         let start = monotonicNanoseconds()
-        lock.lock()
-        let isWoken = lock.wait(until: start + 100_000_000)
-        lock.unlock()
+        let isWoken = lock.withLock { lock.wait(until: start + 100_000_000) }
         let elapsed = monotonicNanoseconds() - start
         #expect(!isWoken)
         #expect(elapsed >= 100_000_000)

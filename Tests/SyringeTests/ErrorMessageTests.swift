@@ -1204,7 +1204,7 @@ final class MsgLevel {
 }
 
 extension ErrorMessageTests {
-    @MainActor @Test func mainActorResolutionWhereTheStackRunsShort() {
+    @MainActor @Test func resolutionWhereTheStackRunsShort() {
         let r = Resolver(id: "msg-main-stack")
         let line = #line + 3
         for level in 0..<200 {
@@ -1219,9 +1219,9 @@ extension ErrorMessageTests {
         #expect(
             error?.description
                 == lines(
-                    "Syringe: resolving MsgLevel named \"\(depth - 1)\" went \(depth) levels deep and the main "
-                        + "thread's stack is nearly used up; a registration with arguments probably resolves itself "
-                        + "without end, or the graph is too deep to build on the main thread",
+                    "Syringe: resolving MsgLevel named \"\(depth - 1)\" went \(depth) levels deep and this thread's "
+                        + "stack is nearly used up; resolve it on a thread with a larger stack, or let part of the "
+                        + "graph resolve later (@LazyInject)",
                     "  while resolving \(shownPath.joined(separator: " → "))",
                     "  in container msg-main-stack",
                     requestedAt(line)))

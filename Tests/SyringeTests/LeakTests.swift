@@ -201,8 +201,8 @@ private final class LeakWatch {
             _ = test.resolve(LeakTestFlowObject.self, scopedTo: LeakTestFlow.self)
         }
         #expect(LeakTestFlowObject.deinits.value - before == 100_000)
-        #expect(test.isolatedCopies.count <= 1)
-        #expect(test.isolatedCopies.values.allSatisfy { $0.isEmpty })
+        #expect(test.storeCopies.count <= 1)
+        #expect(test.storeCopies.values.allSatisfy { $0.isEmpty })
     }
 
     @Test func weakLifetimeAndGraphInstancesAreFreedAfterUse() {

@@ -102,12 +102,12 @@ extension Resolver {
     /// ```
     public func dependencyGraph() -> DependencyGraph {
         bootstrapIfPending()
-        return registryLock.withReadLock(ThreadState.current.stripe) {
+        return registryLock.withReadLock(Resolution.current.stripe) {
             let bindings = allBindingsLocked()
             var containers: [Key: String] = [:]
             var container: Resolver? = self
             while let current = container {
-                for binding in current.registry.allBindings where containers[binding.key] == nil {
+                for binding in current.registry.bindings.values where containers[binding.key] == nil {
                     containers[binding.key] = current.name
                 }
                 container = current.parent
@@ -122,7 +122,7 @@ extension Resolver {
                 return id
             }
             for binding in bindings {
-                _ = node(for: binding.key, lifetime: binding.provider.lifetimeDescriptionLocked)
+                _ = node(for: binding.key, lifetime: binding.provider.lifetimeDescription)
             }
             var edges: [DependencyGraph.Edge] = []
             var seen: Set<DependencyGraph.Edge> = []
@@ -132,11 +132,10 @@ extension Resolver {
                 // A key written by `.implements` points at the registration that serves it.
                 let dependencies =
                     binding === provider
-                    ? (provider.declaredDependencies ?? []) + provider.observedDependencies.keys : [provider.key]
+                    ? (provider.declaredDependencies ?? []) + provider.observedDependencies : [provider.key]
                 for dependency in dependencies {
-                    let target = findLocked(dependency)
-                    let to = node(
-                        for: dependency, lifetime: target?.binding.provider.lifetimeDescriptionLocked ?? "missing")
+                    let target = visibleBinding(for: dependency)
+                    let to = node(for: dependency, lifetime: target?.provider.lifetimeDescription ?? "missing")
                     let edge = DependencyGraph.Edge(from: from, to: to)
                     if seen.insert(edge).inserted { edges.append(edge) }
                 }

@@ -218,16 +218,18 @@ enum Messages {
     /// The first line of a too-deep error: past ``Resolver/maximumDepth``, or (shallower) where
     /// the main thread's stack ran short, since work on the main thread cannot move to another.
     static func tooDeep(_ error: ResolutionError) -> String {
+        let runaway = "a registration with arguments probably resolves itself without end"
         guard error.path.count < Resolver.maximumDepth else {
             if repeatsKeyWithArguments(error) {
-                return "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; "
-                    + "a registration with arguments probably resolves itself without end"
+                return "Syringe: resolving \(error.requested) went \(Resolver.maximumDepth) levels deep; \(runaway)"
             }
             return "Syringe: the resolution path to \(error.requested) is deeper than \(Resolver.maximumDepth) levels"
         }
-        return "Syringe: resolving \(error.requested) went \(error.path.count) levels deep and the main thread's stack "
-            + "is nearly used up; a registration with arguments probably resolves itself without end, or the graph "
-            + "is too deep to build on the main thread"
+        return "Syringe: resolving \(error.requested) went \(error.path.count) levels deep and this thread's stack "
+            + "is nearly used up; "
+            + (repeatsKeyWithArguments(error)
+                ? runaway
+                : "resolve it on a thread with a larger stack, or let part of the graph resolve later (@LazyInject)")
     }
 
     // MARK: Main actor

@@ -13,16 +13,16 @@ extension Resolver {
     func missingError<T>(
         for key: Key, site: SourceLocation?, path: [Key]? = nil, as type: T.Type
     ) -> ResolutionError {
-        let state = ThreadState.current
+        let resolution = Resolution.current
         // Cached instances looked at are kept until after the lock: a weakly held one may have
         // lost its last other holder meanwhile, and must not be deinitialized under the lock.
         var looked: [Any] = []
-        let nearMatches = registryLock.withReadLock(state.stripe) {
+        let nearMatches = registryLock.withReadLock(resolution.stripe) {
             nearMatchesLocked(for: key, as: T.self, keepingAlive: &looked)
         }
         withExtendedLifetime(looked) {}
         return ResolutionError(
-            .missing, key: key, path: path ?? state.path, container: self, site: site,
+            .missing, key: key, path: path ?? resolution.path, container: self, site: site,
             suggestions: nearMatches.hints, requestedTypeName: nearMatches.requestedTypeName)
     }
 
@@ -101,7 +101,7 @@ extension Resolver {
                 ?? false
         }
         func servesRequest(_ binding: AnyBinding) -> Bool {
-            guard T.self != Void.self, let instance = binding.provider.cachedInstanceLocked(in: .registration) else {
+            guard T.self != Void.self, let instance = binding.provider.keptInstance(keptBy: nil) else {
                 return false
             }
             looked.append(instance)
@@ -248,10 +248,12 @@ extension Resolver {
 /// Lets a message find the type an `Optional` type wraps.
 protocol OptionalType {
     static var wrappedType: Any.Type { get }
+    var wrappedAny: Any? { get }
 }
 
 extension Optional: OptionalType {
     static var wrappedType: Any.Type { Wrapped.self }
+    var wrappedAny: Any? { self.map { $0 as Any } }
 }
 
 /// A variable name for a value of the type named `name`: `router` style, lower camel case.

@@ -38,16 +38,51 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case stopped(String)
     }
 
+    /// The failure, kept behind one reference: the error is thrown through every frame of a
+    /// resolution path, and a pointer-sized error keeps those frames small.
+    private final class Details: @unchecked Sendable {
+        let reason: Reason
+        let requested: String
+        let path: [String]
+        let container: String
+        let suggestions: [String]
+        let location: SourceLocation?
+        let key: Key
+        let pathKeys: [Key]
+
+        init(
+            _ reason: Reason, requested: String, path: [String], container: String, suggestions: [String],
+            location: SourceLocation?, key: Key, pathKeys: [Key]
+        ) {
+            self.reason = reason
+            self.requested = requested
+            self.path = path
+            self.container = container
+            self.suggestions = suggestions
+            self.location = location
+            self.key = key
+            self.pathKeys = pathKeys
+        }
+
+        func with(location: SourceLocation? = nil, prefix: [Key] = []) -> Details {
+            Details(
+                reason, requested: requested, path: prefix.map(\.shortDescription) + path, container: container,
+                suggestions: suggestions, location: location ?? self.location, key: key, pathKeys: prefix + pathKeys)
+        }
+    }
+
+    private let details: Details
+
     /// What went wrong.
-    public let reason: Reason
+    public var reason: Reason { details.reason }
     /// The key that failed, e.g. `APIClient qualified by Staging`.
-    public let requested: String
+    public var requested: String { details.requested }
     /// The resolution path, outermost first, ending with the requested key.
-    public private(set) var path: [String]
+    public var path: [String] { details.path }
     /// The name of the container resolved from.
-    public let container: String
+    public var container: String { details.container }
     /// Near matches and the fix, one per line.
-    public let suggestions: [String]
+    public var suggestions: [String] { details.suggestions }
     /// Where the value was asked for, as `Module/File.swift:12` (the file's `#fileID`): the line
     /// of the `resolve`, `optional`, `tryResolve` or `resolveAll` call or of the property
     /// wrapper's declaration; for a dependency further down the path, the line in the registration
@@ -56,11 +91,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// registration, say).
     public var site: String? { location?.description }
     /// Where the value was asked for; a stop is reported there.
-    private(set) var location: SourceLocation?
+    var location: SourceLocation? { details.location }
     /// The key that failed, for the message.
-    let key: Key
+    var key: Key { details.key }
     /// The resolution path as keys, outermost first (without `key`), for the message.
-    private(set) var pathKeys: [Key]
+    var pathKeys: [Key] { details.pathKeys }
 
     /// The error a factory threw, if that is the reason.
     public var underlyingError: (any Error)? {
@@ -69,22 +104,32 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     }
 
     // Out of line: it runs only on failure, and inlined into the resolution frames that can
-    // throw it, its code slowed every resolution (named ones by about 10%).
+    // throw it, its code slowed every resolution.
     @inline(never)
     init(
         _ reason: Reason, key: Key, path: [Key], container: Resolver, site: SourceLocation?,
         suggestions: [String] = [], requestedTypeName: String? = nil
     ) {
-        self.reason = reason
-        requested = requestedTypeName.map(key.description(typeName:)) ?? key.description
         var keys = path.map(\.shortDescription)
         if keys.last != key.shortDescription || path.isEmpty { keys.append(key.shortDescription) }
-        self.path = keys
-        self.container = container.name
-        self.suggestions = suggestions
-        location = site
-        self.key = key
-        pathKeys = path
+        details = Details(
+            reason, requested: requestedTypeName.map(key.description(typeName:)) ?? key.description, path: keys,
+            container: container.name, suggestions: suggestions, location: site, key: key, pathKeys: path)
+    }
+
+    /// What a factory threw, as the failure of building `key`: a resolution error of its own (one of
+    /// its dependencies), asked for at `site` unless it knows where, or the factory's own error.
+    @inline(never)
+    init(_ error: any Error, key: Key, path: [Key], container: Resolver, site: SourceLocation?) {
+        guard let error = error as? ResolutionError else {
+            self.init(.factoryFailed(error), key: key, path: path, container: container, site: site)
+            return
+        }
+        self = error.locatedIfUnknown(at: site)
+    }
+
+    private init(details: Details) {
+        self.details = details
     }
 
     public var description: String {
@@ -94,24 +139,49 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// The same failure, reached through `prefix` first: what a `@LazyInject` property asks for,
     /// checked by `verify()` apart from the object that declares it.
     func prefixed(by prefix: [Key]) -> ResolutionError {
-        guard !prefix.isEmpty else { return self }
-        var error = self
-        error.pathKeys = prefix + pathKeys
-        error.path = prefix.map(\.shortDescription) + path
-        return error
+        prefix.isEmpty ? self : ResolutionError(details: details.with(prefix: prefix))
     }
 
     /// This error, asked for at `site` if it does not know where it was asked for (a factory
     /// threw it).
-    @inline(never)
     func locatedIfUnknown(at site: SourceLocation?) -> ResolutionError {
-        guard location == nil else { return self }
-        var located = self
-        located.location = site
-        return located
+        location != nil || site == nil ? self : ResolutionError(details: details.with(location: site))
+    }
+}
+
+extension ResolutionError {
+    /// Whether this is the registration of `requested` itself producing nil, asked for at `depth`
+    /// (not one of its dependencies doing so further down).
+    func yieldsNothing(for requested: Key, atDepth depth: Int) -> Bool {
+        guard case .producedNil = reason else { return false }
+        return key == requested && path.count == depth + 1
     }
 }
 
 extension ResolutionError.Reason {
     static func cycle(of keys: [Key]) -> Self { .cycle(keys.map(\.shortDescription)) }
+}
+
+/// Stops the program with a resolution error's message, reported at the line that asked for the
+/// value when the error knows it. In a `verify()` run, the run records it instead.
+func trap(_ error: ResolutionError) -> Never {
+    Resolution.current.stopIfVerifying(error)
+    stop(error.description, at: error.location)
+}
+
+/// Stops the program with `message`, reported at `site` (as `Module/File.swift:12: Fatal error: …`)
+/// when it is known. In a `verify()` run, a stop while resolving a `type` is recorded as a
+/// ``ResolutionError/Reason/stopped(_:)`` failure instead.
+func stop(_ message: String, resolving type: Any.Type? = nil, at site: SourceLocation?) -> Never {
+    if let type {
+        let resolution = Resolution.current
+        if resolution.verification != nil {
+            resolution.stopIfVerifying(
+                ResolutionError(
+                    .stopped(message), key: Key(type), path: resolution.path,
+                    container: resolution.container ?? resolution.verification!.sandbox, site: site))
+        }
+    }
+    guard let site else { fatalError(message) }
+    fatalError(message, file: site.file, line: site.line)
 }

@@ -99,25 +99,25 @@ extension Resolver {
         skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
         isolation: (any Actor)? = #isolation
     ) -> VerificationReport {
-        withCallerIsolation(isolation) {
-            bootstrapIfPending()
-            let sandbox = Resolver(isolatedChildOf: self, name: "verification of \(name)")
-            standIns?(sandbox)
-            let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping)
-            let run = VerificationRun(sandbox: sandbox)
-            for binding in plan.bindings {
-                run.add(
-                    VerificationRun.Item(
-                        owner: binding.key,
-                        build: { sandbox throws(ResolutionError) in _ = try binding.resolveErased(in: sandbox) },
-                        isMainActorBound: binding.isMainActorBound, prefix: []))
+        let resolution = Resolution.current
+        bootstrapIfPending(resolution)
+        let sandbox = Resolver(isolatedChildOf: self, name: "verification of \(name)")
+        standIns?(sandbox)
+        let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping)
+        let run = VerificationRun(sandbox: sandbox)
+        for binding in plan.bindings {
+            let build = { (sandbox: Resolver) throws(ResolutionError) in
+                _ = try binding.provider.resolveErased(as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
             }
-            let lendingMainActor = isMainActor(isolation) || ThreadState.current.isOnMainActor
-            run.run(lendingMainActor: lendingMainActor)
-            let report = plan.report(of: run)
-            run.dismantle(lendingMainActor: lendingMainActor)
-            return report
+            run.add(
+                VerificationRun.Item(
+                    owner: binding.key, build: build, isMainActorBound: binding.provider.isMainActorBound, prefix: []))
         }
+        let lendingMainActor = isMainActor(isolation) || resolution.isOnMainActor
+        run.run(lendingMainActor: lendingMainActor)
+        let report = plan.report(of: run)
+        run.dismantle(lendingMainActor: lendingMainActor)
+        return report
     }
 
     /// Where keys visible from here were registered before their current binding, by key. Lock held.
@@ -133,14 +133,14 @@ extension Resolver {
 
     /// Whether this container keeps no registration and no instance of its own. Lock taken.
     var keepsNothing: Bool {
-        registryLock.withReadLock(ThreadState.current.stripe) {
-            registry.allBindings.isEmpty && isolatedCopies.isEmpty
-        }
+        registryLock.withReadLock(Resolution.current.stripe) { registry.bindings.isEmpty && storeCopies.isEmpty }
     }
 
+    /// Whether `key` resolves without building: registered along the chain, or an Optional (which
+    /// may be left out).
     func isRegisteredKey(_ key: Key) -> Bool {
-        registryLock.withReadLock(ThreadState.current.stripe) {
-            findLocked(key) != nil || (key.arguments == nil && (key.type as? any OptionalResolvable.Type) != nil)
+        registryLock.withReadLock(Resolution.current.stripe) {
+            visibleBinding(for: key) != nil || (key.arguments == nil && key.type is any OptionalResolvable.Type)
         }
     }
 }
@@ -163,19 +163,19 @@ struct VerificationPlan {
 
     init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type]) {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
-        let (all, replaced) = registryLock.withReadLock(ThreadState.current.stripe) {
+        let (all, replaced) = registryLock.withReadLock(Resolution.current.stripe) {
             (resolver.allBindingsLocked(), resolver.replacedSitesLocked())
         }
         var byKey: [Key: AnyBinding] = [:]
         for binding in all { byKey[binding.key] = binding }
         for binding in all {
-            let isAlias = binding.origin !== binding
+            let isAlias = binding.provider !== binding
             if isAlias { aliasCount += 1 } else { registrationCount += 1 }
-            if skippedTypes.contains(ObjectIdentifier(binding.origin.key.type))
+            if skippedTypes.contains(ObjectIdentifier(binding.provider.key.type))
                 || skippedTypes.contains(ObjectIdentifier(binding.key.type))
             {
                 note(binding.key, skippedBecause: Self.skippedAsAsked)
-            } else if binding.provider.needsArguments {
+            } else if binding.provider.key.arguments != nil {
                 note(binding.key, skippedBecause: Self.needsArguments)
             } else {
                 let missing = (binding.provider.declaredDependencies ?? []).filter { !sandbox.isRegisteredKey($0) }

@@ -1,182 +1,334 @@
-/// What a key is bound to in a registry. Guarded by the registry lock.
-///
-/// A key for type `U` is always bound to a ``Binding`` of `U`, so the resolution path
-/// can downcast without a dynamic cast.
+/// What a key is bound to in a registry: a registration (``Provider``), or a key that
+/// `.implements` writes (``Alias``). Guarded by ``registryLock``.
 class AnyBinding {
-    /// The key this binding is stored under.
     let key: Key
     /// Where it was registered.
     let site: SourceLocation
-    /// When it was registered, so that `resolveAll()` keeps registration order.
+    /// When it was registered, so that `resolveAll()` keeps registration order. Lock held.
     var order = 0
-    /// Where the strongly cached instance is (a `T` for a `Provider<T>`), when the
-    /// registration itself holds one; read by the non-generic fast path.
-    @exclusivity(unchecked) var cachedSlot: UnsafeRawPointer?
-    /// Whether the registration keeps nothing and builds without runtime arguments: the
-    /// resolution may call its factory directly. Only providers set it; lock held.
-    @exclusivity(unchecked) var isPlainTransient = false
-    /// The keys this registration's factory was seen resolving, in the order it resolved
-    /// them (the edges of ``DependencyGraph``). Only providers record; guarded by the lock.
-    @exclusivity(unchecked) var observedDependencies = KeyList()
     /// The scope the registry filed it under, if any. Lock held.
     var indexedScope: ObjectIdentifier?
-    /// Whether the factory is isolated to the main actor, so that every resolution must run on
-    /// it (decided at registration; a key written by `.implements` takes its target's).
-    let isMainActorBound: Bool
 
-    init(key: Key, site: SourceLocation, origin: AnyBinding? = nil, isMainActorBound: Bool = false) {
+    init(key: Key, site: SourceLocation) {
         self.key = key
         self.site = site
-        self.isMainActorBound = origin?.isMainActorBound ?? isMainActorBound
-        originReference = origin ?? self
     }
 
-    deinit {
-        observedDependencies.destroy()
-    }
-
-    /// The registration that builds the instance.
-    var provider: any ErasedProvider { fatalError("abstract") }
-
-    /// The binding of the registration that builds the instances: itself for a provider,
-    /// the target for a key written by `.implements`. Kept alive by the binding.
-    var origin: AnyBinding { originReference.unsafelyUnwrapped }
-    private unowned(unsafe) var originReference: AnyBinding?
-
-    /// Gives `container` (a test container) its own empty copy of the registration's store.
-    /// Write lock held.
-    func makeIsolatedCopyLocked(in container: Resolver, leftovers: inout Leftovers) { fatalError("abstract") }
-
-    /// Resolves this binding from `container` without knowing its type (for `verify()`).
-    func resolveErased(in container: Resolver) throws(ResolutionError) -> Any { fatalError("abstract") }
+    /// The registration that builds the instances: itself, or the one an alias serves from.
+    var provider: AnyProvider { fatalError("abstract") }
 }
 
-/// A binding that yields values of `U`.
-class Binding<U>: AnyBinding {
-    /// The instance kept for this resolution, or the store to build it in.
-    /// Read lock held; runs no user code.
-    func lookupLocked(in cache: CacheOwner, state: ThreadState) -> Lookup<U> { fatalError("abstract") }
+/// A key written by `.implements(P.self)`: serves `P` from another registration, sharing its
+/// instances.
+final class Alias: AnyBinding {
+    let target: AnyProvider
 
-    /// Builds an instance in `store` (once, for lifetimes that share one); `completes` says
-    /// whether the registration has `initCompleted` steps. No lock held.
-    func produce(_ request: Request, in store: AnyInstanceStore, completes: Bool) throws(ResolutionError) -> U {
-        fatalError("abstract")
+    init(key: Key, target: AnyProvider, site: SourceLocation) {
+        self.target = target
+        super.init(key: key, site: site)
     }
 
-    override func resolveErased(in container: Resolver) throws(ResolutionError) -> Any {
-        let value: U = try container.resolveBinding(self, key: key, arguments: .none, site: nil)
+    override var provider: AnyProvider { target }
+}
+
+/// A registration, without its type: what bookkeeping (clearing, dropping, `verify()`, the graph,
+/// messages) needs. Guarded by ``registryLock``.
+class AnyProvider: AnyBinding {
+    unowned let registry: Registry
+    /// Whether the factory is isolated to the main actor, so that every resolution must run there.
+    let isMainActorBound: Bool
+    /// What the factory resolves, known without running it (from `autoregister`).
+    var declaredDependencies: [Key]?
+    /// The keys the factory was seen resolving, in order: the edges of ``DependencyGraph``.
+    private(set) var observedDependencies: [Key] = []
+
+    init(key: Key, site: SourceLocation, registry: Registry, isMainActorBound: Bool) {
+        self.registry = registry
+        self.isMainActorBound = isMainActorBound
+        super.init(key: key, site: site)
+    }
+
+    override var provider: AnyProvider { self }
+
+    /// Whether `key` is among the recorded dependencies, looking at `position` first (factories
+    /// resolve their dependencies in the same order every time). Read lock held.
+    @inline(__always)
+    func knowsDependency(_ key: Key, expectedAt position: Int) -> Bool {
+        if position < observedDependencies.count && observedDependencies[position] == key { return true }
+        return observedDependencies.count >= 64 || observedDependencies.contains(key)
+    }
+
+    /// Records a dependency. At most 64: a factory that resolves keys made at run time (names,
+    /// say) must not grow the record without bound. Write lock held.
+    func recordDependency(_ key: Key) {
+        if observedDependencies.count < 64 && !observedDependencies.contains(key) { observedDependencies.append(key) }
+    }
+
+    /// Resolves the registration from `container` as `key` (itself, or an alias of it).
+    func resolveErased(
+        as key: Key, from container: Resolver, arguments: Any?, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> Any { fatalError("abstract") }
+
+    /// Resolves it with `values` converted to its argument types; nil when they do not convert.
+    func resolveConverting(
+        _ values: [Any], from container: Resolver, site: SourceLocation
+    ) throws(ResolutionError) -> Any? { fatalError("abstract") }
+
+    /// Forgets what is cached for resolutions from `container`, or the registration's own when nil.
+    /// Write lock held.
+    func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) { fatalError("abstract") }
+    /// The kept instance, for hints and scope handles. Lock held.
+    func keptInstance(keptBy container: Resolver?) -> Any? { fatalError("abstract") }
+    /// The lifetime as messages and the graph name it. Lock held.
+    var lifetimeDescription: String { fatalError("abstract") }
+    /// The scope or named cache its instances belong to. Lock held.
+    var scope: ObjectIdentifier? { fatalError("abstract") }
+    /// Whether open scope handles keep its instances. Lock held.
+    var isWeaklyScoped: Bool { fatalError("abstract") }
+    /// Whether its only argument is Optional, so that it may be resolved without arguments.
+    var acceptsNoArguments: Bool { false }
+}
+
+/// A registration of `T`: the factory, and the store that keeps its instances for its lifetime.
+final class Provider<T>: AnyProvider {
+    enum Factory {
+        case simple(() throws -> T)
+        case resolver((Resolver) throws -> T)
+        case arguments(ArgumentFactory<T>)
+    }
+
+    let factory: Factory
+    /// How the registration keeps its instances. Lock held.
+    private(set) var store: InstanceStore<T>
+    /// The `initCompleted` steps, chained. Lock held.
+    private(set) var completion: ((Resolver, T) throws -> Void)?
+    /// Whether the ``Singleton`` marker is still to be read off the first instance, because `T`
+    /// does not tell (a protocol, a class with subclasses). Lock held.
+    private(set) var isMarkerUndecided: Bool
+
+    init(
+        key: Key, factory: Factory, store: InstanceStore<T>, site: SourceLocation, registry: Registry,
+        isMainActorBound: Bool = false
+    ) {
+        self.factory = factory
+        self.store = store
+        isMarkerUndecided = !(T.self is any Singleton.Type) && key.arguments == nil
+        super.init(key: key, site: site, registry: registry, isMainActorBound: isMainActorBound)
+    }
+
+    /// The store serving resolutions whose instances `container` keeps (a test container) or, when
+    /// nil, the registration's own; nil while the container's copy is still to be made. Lock held.
+    @inline(__always)
+    func store(keptBy container: Resolver?) -> InstanceStore<T>? {
+        guard let container else { return store }
+        if let copy = container.storeCopies[ObjectIdentifier(self)] as? StoreCopy<T>, copy.original === store {
+            return copy.store
+        }
+        return store.isCopiedPerContainer ? nil : store
+    }
+
+    /// Gives `container` its own empty copy of the store. Write lock held.
+    func makeCopy(keptBy container: Resolver, leftovers: inout Leftovers) {
+        guard store(keptBy: container) == nil else { return }
+        let copy = StoreCopy(provider: self, original: store, store: store.emptyCopy())
+        leftovers.append(container.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
+    }
+
+    /// Keeps the first instance of a registration whose type does not tell whether it is a
+    /// ``Singleton``: as the singleton when `isMarked`, else in `store`. Returns the instance to hand
+    /// out (the singleton another thread kept first, if any). Write lock held.
+    func keepFirst(
+        _ value: T, isMarked: Bool, in store: InstanceStore<T>, keptBy owner: Resolver?, for resolution: Resolution,
+        from container: Resolver, leftovers: inout Leftovers
+    ) -> T {
+        if !isMarkerUndecided, let singleton = self.store(keptBy: owner) as? SingletonStore<T>,
+            let kept = singleton.value
+        {
+            return kept  // another thread's first instance was marked
+        }
+        isMarkerUndecided = false
+        guard isMarked else {
+            store.keep(value, for: resolution, from: container, leftovers: &leftovers)
+            return value
+        }
+        let singleton = SingletonStore<T>(value: value)
+        guard let owner else {
+            replaceStore(with: singleton, leftovers: &leftovers)
+            return value
+        }
+        let copy = StoreCopy(provider: self, original: self.store, store: singleton)
+        leftovers.append(owner.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
         return value
     }
-}
 
-/// The outcome of a locked look at a binding's store.
-enum Lookup<U> {
-    /// An instance is kept for this resolution.
-    case cached(U)
-    /// Build one in this store (an ``InstanceStore`` of the registration's type); `completes`
-    /// when the registration has `initCompleted` steps.
-    case build(AnyInstanceStore, completes: Bool)
-    /// A test container needs its own copy of the store first.
-    case needsIsolatedCopy
-}
+    /// Adds an `initCompleted` step after those already set. Write lock held.
+    func addCompletion(_ step: @escaping (Resolver, T) throws -> Void) {
+        completion = completion.map { previous in { try previous($0, $1); try step($0, $1) } } ?? step
+    }
 
-/// Where cached instances of a resolution live: in the registration itself, or in an
-/// isolating (test) container that keeps its own copies.
-enum CacheOwner {
-    case registration
-    case container(Resolver)
-}
+    /// Gives the registration another store; test containers' copies of the old one are dropped
+    /// on their next use. Write lock held.
+    func replaceStore(with newStore: InstanceStore<T>, leftovers: inout Leftovers) {
+        registry.unindex(self)
+        leftovers.append(store)
+        store = newStore
+        if registry.bindings[key] === self { registry.index(self) }
+    }
 
-/// Everything one build needs besides the binding.
-struct Request {
-    let key: Key
-    /// The container the resolution asked; open scope handles along its chain keep what
-    /// is built. The caller keeps it alive.
-    unowned(unsafe) let resolving: Resolver
-    /// The container the factory receives (and static calls inside it use).
-    unowned(unsafe) let factoryContainer: Resolver
-    let cache: CacheOwner
-    unowned(unsafe) let state: ThreadState
-    let arguments: ArgumentValues
-    /// Where it was asked for (a resolve call, a property wrapper), when known.
-    let site: SourceLocation?
-}
+    override func resolveErased(
+        as key: Key, from container: Resolver, arguments: Any?, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> Any {
+        guard let value: T = try container.resolve(key, provider: self, arguments: arguments, site: site, in: resolution)
+        else { preconditionFailure("a known registration resolves") }
+        return value
+    }
 
-/// Runtime arguments as passed to a resolution: a pointer to a tuple of the key's
-/// argument type, valid for the length of the call.
-struct ArgumentValues: @unchecked Sendable {
-    let pointer: UnsafeRawPointer?
+    override func resolveConverting(
+        _ values: [Any], from container: Resolver, site: SourceLocation
+    ) throws(ResolutionError) -> Any? {
+        guard case .arguments(let make) = factory, let arguments = make.converted(values) else { return nil }
+        return try resolveErased(as: key, from: container, arguments: arguments, site: site, in: .current)
+    }
 
-    static let none = ArgumentValues(pointer: nil)
-}
+    override func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
+        store(keptBy: container)?.drop(into: &leftovers)
+    }
 
-/// The type-erased face of a registration, for bookkeeping (clear, drop, verify, graph).
-protocol ErasedProvider: AnyBinding {
-    /// Keys the registration is known to depend on without running it (from `autoregister`).
-    var declaredDependencies: [Key]? { get }
-    /// The registry the registration belongs to.
-    var registry: Registry { get }
-    /// Forgets the cached instance in `cache`. Write lock held.
-    func dropCacheLocked(in cache: CacheOwner, leftovers: inout Leftovers)
-    /// The cached instance, if any, for near-match hints and scope handles. Lock held.
-    func cachedInstanceLocked(in cache: CacheOwner) -> Any?
-    /// The lifetime, as messages and the dependency graph name it. Lock held.
-    var lifetimeDescriptionLocked: String { get }
-    /// The scope or named cache its instances belong to. Lock held.
-    var scopeLocked: ObjectIdentifier? { get }
-    /// Whether open scope handles keep its instances. Lock held.
-    var isWeaklyScopedLocked: Bool { get }
-    /// Whether a registration with one Optional argument may be resolved without arguments.
-    var acceptsNoArgumentsLocked: Bool { get }
-    /// Resolves the registration with `values` converted to its argument types, or nil when
-    /// they do not convert, for a call at `site`. No lock held.
-    func resolveConverting(
-        _ values: [Any], in container: Resolver, site: SourceLocation
-    ) throws(ResolutionError) -> Any?
-}
-
-extension ErasedProvider {
-    /// Whether building needs runtime arguments (skipped by `verify()`).
-    var needsArguments: Bool { key.arguments != nil }
-}
-
-/// A growable list of keys in manually managed memory, read on the resolution path
-/// without reference counting. Guarded by the registry lock (grown under the write lock).
-struct KeyList {
-    private var base: UnsafeMutablePointer<Key>?
-    private(set) var count = 0
-    private var capacity = 0
-
-    var keys: [Key] { base.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [] }
-
-    /// Whether `key` is in the list, looking at `position` first.
-    @inline(__always)
-    func contains(_ key: Key, expectedAt position: Int) -> Bool {
-        guard let base else { return false }
-        if position < count && base[position] == key { return true }
-        for index in 0..<count where base[index] == key { return true }
+    override func keptInstance(keptBy container: Resolver?) -> Any? { store(keptBy: container)?.keptInstance }
+    override var lifetimeDescription: String { store.lifetimeDescription }
+    override var scope: ObjectIdentifier? { store.scope }
+    override var isWeaklyScoped: Bool { store.isWeaklyScoped }
+    override var acceptsNoArguments: Bool {
+        if case .arguments(let make) = factory { return make.acceptsNoArguments }
         return false
     }
+}
 
-    mutating func appendIfAbsent(_ key: Key) {
-        if contains(key, expectedAt: count) { return }
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Key>.allocate(capacity: max(4, capacity * 2))
-            if let base {
-                larger.moveInitialize(from: base, count: count)
-                base.deallocate()
-            }
-            base = larger
-            capacity = max(4, capacity * 2)
+/// How a registration's lifetime is chosen and changed: the one place the ``Singleton`` marker of
+/// the registered type and the rules of ``Registration/lifetime(_:file:line:)`` are decided.
+extension Provider {
+    /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
+    /// a registration with runtime arguments is transient.
+    static func initialStore(for lifetime: Lifetime, key: Key) -> InstanceStore<T> {
+        if T.self is any Singleton.Type { return SingletonStore() }
+        return key.arguments == nil ? .make(for: lifetime) : InstanceStore()
+    }
+
+    /// Why a registration of `key` cannot have `lifetime` (nil: the default), if it cannot.
+    static func refusal(of lifetime: Lifetime?, for key: Key) -> String? {
+        if key.arguments != nil, let lifetime, lifetime != .transient {
+            return Messages.argumentsNotTransient(key, lifetime: lifetime.description)
         }
-        (base! + count).initialize(to: key)
-        count += 1
+        guard T.self is any Singleton.Type else { return nil }
+        if key.arguments != nil { return Messages.singletonWithArguments(key) }
+        if let lifetime, lifetime != .singleton {
+            return Messages.singletonTypeLifetime(key, lifetime: lifetime.description)
+        }
+        return nil
     }
 
-    /// Frees the storage. Called once, when the owner goes.
-    func destroy() {
-        guard let base else { return }
-        base.deinitialize(count: count)
-        base.deallocate()
+    /// Gives the registration another lifetime, or says why it cannot have it. Write lock held.
+    func changeLifetime(to lifetime: Lifetime, leftovers: inout Leftovers) -> String? {
+        if store is FixedInstanceStore<T> {
+            return lifetime == .singleton ? nil : Messages.instanceLifetime(key, lifetime: lifetime.description)
+        }
+        if key.scope != nil { return Messages.scopedLifetime(key, lifetime: lifetime.description) }
+        if let refusal = Self.refusal(of: lifetime, for: key) { return refusal }
+        replaceStore(with: Self.initialStore(for: lifetime, key: key), leftovers: &leftovers)
+        return nil
     }
+}
+
+/// A test container's own copy of a registration's store, without its type.
+class AnyStoreCopy {
+    /// The registration, kept so that its identity (the copy's key) is not reused meanwhile.
+    let provider: AnyProvider
+
+    init(provider: AnyProvider) {
+        self.provider = provider
+    }
+
+    /// Whether the copy keeps nothing now. Lock held.
+    var isEmpty: Bool { fatalError("abstract") }
+}
+
+final class StoreCopy<T>: AnyStoreCopy {
+    /// The registration's store the copy was made from: a copy of a replaced store is stale.
+    let original: InstanceStore<T>
+    let store: InstanceStore<T>
+
+    init(provider: Provider<T>, original: InstanceStore<T>, store: InstanceStore<T>) {
+        self.original = original
+        self.store = store
+        super.init(provider: provider)
+    }
+
+    override var isEmpty: Bool { store.keptInstance == nil }
+}
+
+/// The factory of a registration with runtime arguments, erased over the argument types (which
+/// the key pins down).
+class ArgumentFactory<T> {
+    /// Whether the only argument is Optional, so that a call without arguments passes nil.
+    var acceptsNoArguments: Bool { false }
+    /// Calls the factory with the arguments tuple `arguments` holds (nil: none given).
+    func make(_ arguments: Any?) throws -> T { fatalError("abstract") }
+    /// `values` as the arguments tuple, or nil when their number or types do not match.
+    func converted(_ values: [Any]) -> Any? { fatalError("abstract") }
+}
+
+/// The factory for arguments `(repeat each A)`.
+final class PackArgumentFactory<T, each A>: ArgumentFactory<T> {
+    let body: (repeat each A) throws -> T
+
+    init(_ body: @escaping (repeat each A) throws -> T) {
+        self.body = body
+    }
+
+    override var acceptsNoArguments: Bool { acceptsNil((repeat each A).self) }
+
+    override func make(_ arguments: Any?) throws -> T {
+        let values = argumentTuple(arguments, as: (repeat each A).self)
+        return try body(repeat each values)
+    }
+
+    override func converted(_ values: [Any]) -> Any? {
+        convertedTuple(values, as: (repeat each A).self)
+    }
+}
+
+/// Whether arguments `(repeat each A)` may be left out: a single Optional argument (nil).
+func acceptsNil<each A>(_ type: (repeat each A).Type) -> Bool {
+    type is any ExpressibleByNilLiteral.Type
+}
+
+/// The arguments tuple `arguments` holds; nil only reaches a registration whose single Optional
+/// argument was left out, which receives nil.
+func argumentTuple<each A>(_ arguments: Any?, as type: (repeat each A).Type) -> (repeat each A) {
+    guard let arguments else {
+        let none: Any = (type as! any ExpressibleByNilLiteral.Type).init(nilLiteral: ())
+        return none as! (repeat each A)
+    }
+    return arguments as! (repeat each A)
+}
+
+/// `values` as an arguments tuple `(repeat each A)`, or nil when their number or types differ.
+func convertedTuple<each A>(_ values: [Any], as type: (repeat each A).Type) -> Any? {
+    var index = 0
+    for type in repeat (each A).self {
+        guard index < values.count, isInstance(values[index], of: type) else { return nil }
+        index += 1
+    }
+    guard index == values.count else { return nil }
+    index = 0
+    func take<V>(_ type: V.Type) -> V {
+        defer { index += 1 }
+        return values[index] as! V
+    }
+    return (repeat take((each A).self))
+}
+
+/// Whether `value` can be passed where a `V` is expected.
+private func isInstance<V>(_ value: Any, of type: V.Type) -> Bool {
+    value is V
 }

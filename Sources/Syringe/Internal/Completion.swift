@@ -1,37 +1,47 @@
-/// `initCompleted` steps: run after an instance is built and before the outermost resolution
-/// returns, so that two instances can point at each other when one side is set in its step.
+/// An `initCompleted` step waiting for the outermost resolution to finish building.
 ///
-/// A step runs once the whole graph of the outermost resolution is built, in the order the
-/// instances were built. Until its step has run, an instance that shares one (a singleton, say)
-/// is seen only by the thread building it (``ThreadState/provisional``): other threads wait for
-/// it as for any instance being built, and never see it half set up. If the resolution fails,
-/// the pending instances are dropped and nothing is published.
+/// Steps run once the whole graph of the outermost resolution is built, in the order the
+/// instances were built, so that two instances can point at each other when one side is set in its
+/// step. Until its step has run, an instance that is shared (a singleton, say) is seen only by the
+/// thread building it (``Resolution/provisional``); other threads wait for it as for any instance
+/// being built. If the resolution fails, nothing pending is published.
 struct PendingCompletion {
-    /// The registration's key and provider, for the resolution path while the step runs.
-    let key: Key
-    let provider: AnyBinding
-    /// Runs the step.
-    let complete: () throws(ResolutionError) -> Void
-    /// Publishes the instance (when the step succeeded) or gives it up.
+    /// The registration's frame, for the path while the step runs, and where it runs.
+    let frame: Frame
+    let container: Resolver
+    let run: () throws -> Void
+    /// Publishes the instance (when every step succeeded) or gives it up.
     let settle: (_ succeeded: Bool) -> Void
 }
 
-extension ThreadState {
-    /// Runs every pending step, also those that the steps' own resolutions add, then publishes
-    /// the instances. Called by the outermost frame, still in progress.
+extension Resolution {
+    /// Queues the `initCompleted` steps of a new instance built in `frame`.
+    func enqueueCompletion<T>(
+        _ frame: Frame, in container: Resolver, value: T, step: @escaping (Resolver, T) throws -> Void,
+        settle: @escaping (Bool) -> Void
+    ) {
+        pendingCompletions.append(
+            PendingCompletion(frame: frame, container: container, run: { try step(container, value) }, settle: settle))
+    }
+
+    /// Runs every pending step, also those that the steps' own resolutions add, then publishes the
+    /// instances. Called by the outermost frame, still in progress.
     func runPendingCompletions() throws(ResolutionError) {
         var index = 0
-        do throws(ResolutionError) {
-            while index < pendingCompletions.count {
-                let step = pendingCompletions[index]
-                push(Frame(key: step.key, provider: step.provider, site: nil))
-                defer { pop() }
-                try step.complete()
-                index += 1
+        while index < pendingCompletions.count {
+            let step = pendingCompletions[index]
+            let outer = enter(step.frame, in: step.container)
+            do {
+                try step.run()
+            } catch {
+                let failure = ResolutionError(
+                    error, key: step.frame.key, path: path, container: step.container, site: step.frame.site)
+                leave(restoring: outer)
+                settlePendingCompletions(succeeded: false)
+                throw failure
             }
-        } catch {
-            settlePendingCompletions(succeeded: false)
-            throw error
+            leave(restoring: outer)
+            index += 1
         }
         settlePendingCompletions(succeeded: true)
     }
@@ -41,31 +51,5 @@ extension ThreadState {
         let steps = pendingCompletions
         pendingCompletions.removeAll()
         for step in steps { step.settle(succeeded) }
-    }
-}
-
-extension Provider {
-    /// Queues the `initCompleted` step for a new instance.
-    func enqueueCompletion(
-        _ step: @escaping (Resolver, T) throws -> Void, for value: T, request: Request,
-        settle: @escaping (Bool) -> Void = { _ in }
-    ) {
-        let container = request.factoryContainer
-        let state = request.state
-        let key = request.key
-        let site = request.site
-        state.pendingCompletions.append(
-            PendingCompletion(
-                key: key, provider: self,
-                complete: { () throws(ResolutionError) in
-                    do {
-                        try step(container, value)
-                    } catch let error as ResolutionError {
-                        throw error
-                    } catch {
-                        throw ResolutionError(
-                            .factoryFailed(error), key: key, path: state.path, container: container, site: site)
-                    }
-                }, settle: settle))
     }
 }

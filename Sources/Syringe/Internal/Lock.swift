@@ -6,49 +6,42 @@
     import Darwin
 #endif
 
-/// A non-recursive pthread mutex.
-///
-/// Syringe uses pthread primitives rather than `Synchronization.Mutex` so that the
-/// library runs on every declared platform and stays clean under the thread sanitizer.
+// One of the three files with unsafe constructs: the pthread primitives. A pthread mutex must stay
+// at one address, so each lock owns manually allocated memory for it; a new thread receives its work
+// through a raw pointer. Syringe uses them rather than `Synchronization.Mutex` so that it runs on
+// every declared platform and stays clean under the thread sanitizer (which reports every contended
+// `Mutex`).
+
+/// A non-recursive mutex.
 package final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     package init() {
-        mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
 
     @inline(__always)
-    package func lock() { pthread_mutex_lock(mutex) }
-
-    @inline(__always)
-    package func unlock() { pthread_mutex_unlock(mutex) }
-
-    @inline(__always)
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        lock()
-        defer { unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 }
 
-/// A mutex paired with a condition variable, for threads that wait on one another.
+/// A mutex with a condition variable, for threads that wait for one another's builds.
 final class ConditionLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
-        mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         #if canImport(Darwin)
             pthread_cond_init(condition, nil)
@@ -64,21 +57,24 @@ final class ConditionLock: @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
         condition.deallocate()
         pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-    /// Waits for a broadcast; the caller holds the lock.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
 
-    /// Waits for a broadcast until `deadline` (of ``monotonicNanoseconds()``); the caller holds
-    /// the lock. Returns false when the deadline passed first. The thread sleeps meanwhile.
-    func wait(until deadline: UInt64) -> Bool {
+    /// Waits for a broadcast, or until `deadline` (of ``monotonicNanoseconds()``) when given;
+    /// false when the deadline passed first. Called inside ``withLock(_:)``.
+    func wait(until deadline: UInt64?) -> Bool {
+        guard let deadline else {
+            pthread_cond_wait(condition, mutex)
+            return true
+        }
         #if canImport(Darwin)
             let now = monotonicNanoseconds()
             guard deadline > now else { return false }
@@ -89,6 +85,8 @@ final class ConditionLock: @unchecked Sendable {
             return pthread_cond_timedwait(condition, mutex, &absolute) != ETIMEDOUT
         #endif
     }
+
+    /// Wakes every waiter. Called inside ``withLock(_:)``.
     func broadcast() { pthread_cond_broadcast(condition) }
 }
 
@@ -105,78 +103,50 @@ extension timespec {
     }
 }
 
-/// A reader/writer lock made of one padded mutex per stripe.
+/// A reader/writer lock made of one mutex per stripe, each on its own cache lines.
 ///
-/// A reader locks only the stripe its thread was given, so readers on different
-/// cores never write to a shared cache line; a writer locks every stripe in order.
-/// Reads are the resolutions (frequent), writes are registrations and cache updates
-/// (rare). No user code ever runs while a stripe is held.
+/// A reader locks the stripe its thread was given, so readers on different cores never write
+/// to a shared cache line (two threads resolving a singleton scale); a writer locks every
+/// stripe. Reads are resolutions (frequent), writes are registrations and cache updates.
 final class StripedLock: @unchecked Sendable {
     static let stripeCount = 16
-    /// Bytes between two mutexes: two cache lines, so neighbours never share one.
+    /// Bytes between two mutexes: two cache lines.
     private static let stride = 128
-
-    private let base: UnsafeMutableRawPointer
+    private let base = UnsafeMutableRawPointer.allocate(
+        byteCount: StripedLock.stripeCount * StripedLock.stride, alignment: StripedLock.stride)
 
     init() {
-        base = .allocate(byteCount: Self.stripeCount * Self.stride, alignment: Self.stride)
         for index in 0..<Self.stripeCount {
-            let mutex = mutexPointer(index)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
+            mutex(index).initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex(index), nil)
         }
     }
 
     deinit {
-        for index in 0..<Self.stripeCount {
-            pthread_mutex_destroy(mutexPointer(index))
-        }
+        for index in 0..<Self.stripeCount { pthread_mutex_destroy(mutex(index)) }
         base.deallocate()
     }
 
     @inline(__always)
-    private func mutexPointer(_ index: Int) -> UnsafeMutablePointer<pthread_mutex_t> {
+    private func mutex(_ index: Int) -> UnsafeMutablePointer<pthread_mutex_t> {
         (base + index &* Self.stride).assumingMemoryBound(to: pthread_mutex_t.self)
     }
 
     @inline(__always)
-    func lockRead(stripe: Int) { pthread_mutex_lock(mutexPointer(stripe)) }
-
-    @inline(__always)
-    func unlockRead(stripe: Int) { pthread_mutex_unlock(mutexPointer(stripe)) }
-
-    func lockWrite() {
-        for index in 0..<Self.stripeCount { pthread_mutex_lock(mutexPointer(index)) }
-    }
-
-    func unlockWrite() {
-        for index in (0..<Self.stripeCount).reversed() { pthread_mutex_unlock(mutexPointer(index)) }
-    }
-}
-
-extension StripedLock {
-    @inline(__always)
     func withReadLock<R>(_ stripe: Int, _ body: () throws -> R) rethrows -> R {
-        lockRead(stripe: stripe)
-        defer { unlockRead(stripe: stripe) }
+        pthread_mutex_lock(mutex(stripe))
+        defer { pthread_mutex_unlock(mutex(stripe)) }
         return try body()
     }
 
-    func withWriteLock<R>(_ body: () throws -> R) rethrows -> R {
-        lockWrite()
-        defer { unlockWrite() }
-        return try body()
-    }
-
-    /// Runs `body` under the write lock; whatever it puts in the leftovers is released after
-    /// the lock, so that no deinitializer of a removed instance, factory or registration runs
-    /// under it.
+    /// Runs `body` under the write lock; what it puts in the leftovers is released after the
+    /// lock, so that no deinitializer of a replaced instance, factory or registration runs under it.
     func withWriteLock<R>(_ body: (inout Leftovers) throws -> R) rethrows -> R {
         var leftovers = Leftovers()
         let result: R
         do {
-            lockWrite()
-            defer { unlockWrite() }
+            for index in 0..<Self.stripeCount { pthread_mutex_lock(mutex(index)) }
+            defer { for index in (0..<Self.stripeCount).reversed() { pthread_mutex_unlock(mutex(index)) } }
             result = try body(&leftovers)
         }
         leftovers.release()
@@ -184,32 +154,114 @@ extension StripedLock {
     }
 }
 
-/// What a locked section removed, to be released once the lock is gone.
+/// What a locked section took out, to be released once the lock is gone.
 ///
-/// Swift ends a value's lifetime at its last use, so "keep it in a local until after the
-/// unlock" is not enough in optimized builds: the optimizer may release it early. The
-/// leftovers are released by a call that cannot be moved before the unlock.
+/// The optimizer ends a value's lifetime at its last use, so keeping it in a local until after
+/// the unlock is not enough: ``release()`` is a call that cannot move before the unlock.
 struct Leftovers {
     private var items: [Any] = []
 
-    /// Keeps `item` until ``release()``.
     mutating func append(_ item: Any?) {
         if let item { items.append(item) }
     }
 
-    /// Releases everything kept. Call after unlocking.
     func release() {
-        withExtendedLifetime(items) {}
         Leftovers.discard(items)
     }
 
-    /// Not inlined and not optimized, so the releases happen here and nowhere earlier.
     @inline(never) @_optimize(none)
     private static func discard(_ items: consuming [Any]) {
         _ = consume items
     }
 }
 
-/// The one lock guarding every registry, cache and the static container state.
-/// Held only for lookups and bookkeeping, never while user code runs.
+/// The one lock guarding every registry, cache and the static container state. Held only for
+/// lookups and bookkeeping, never while user code runs.
 let registryLock = StripedLock()
+
+/// Runs `work` on a new thread with an 8 MiB stack and waits until the thread ends (`work` returned,
+/// or the thread ended itself); false if no thread could be created. `verify()`'s workers are the
+/// only threads Syringe starts.
+func runOnNewThread(_ work: @escaping () -> Void) -> Bool {
+    final class Work {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, 8 << 20)
+    let context = Unmanaged.passRetained(Work(work)).toOpaque()
+    #if canImport(Darwin)
+        var thread: pthread_t?
+        let status = pthread_create(&thread, &attributes, { Unmanaged<Work>.fromOpaque($0).takeRetainedValue().body()
+            return nil
+        }, context)
+    #else
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { Unmanaged<Work>.fromOpaque($0!).takeRetainedValue().body()
+            return nil
+        }, context)
+    #endif
+    guard status == 0 else {
+        Unmanaged<Work>.fromOpaque(context).release()
+        return false
+    }
+    #if canImport(Darwin)
+        pthread_join(thread!, nil)
+    #else
+        pthread_join(thread, nil)
+    #endif
+    return true
+}
+
+/// Writes `message` and a newline to standard error (a wait report).
+func writeToStandardError(_ message: String) {
+    var text = message + "\n"
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+/// The system's id of the calling thread: what debuggers and `top -H` show.
+func currentThreadID() -> UInt64 {
+    #if canImport(Darwin)
+        var id: UInt64 = 0
+        pthread_threadid_np(nil, &id)
+        return id
+    #else
+        return UInt64(linuxThreadID())
+    #endif
+}
+
+/// A running thread in messages: `thread 4242 "worker"`, or `thread 4242` when it has no name.
+func threadLabel(_ thread: pthread_t, id: UInt64) -> String {
+    #if canImport(Darwin)
+        let number = "0x" + String(id, radix: 16)
+    #else
+        let number = String(id)
+    #endif
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard threadName(thread, &buffer, buffer.count) == 0 else { return "thread \(number)" }
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return name.isEmpty ? "thread \(number)" : "thread \(number) \"\(name)\""
+}
+
+#if canImport(Darwin)
+    private func threadName(_ thread: pthread_t, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int32 {
+        pthread_getname_np(thread, buffer, size)
+    }
+#else
+    /// glibc's and musl's `pthread_getname_np`, which the C module does not import.
+    @_silgen_name("pthread_getname_np")
+    private func threadName(_ thread: pthread_t, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int32
+
+    /// glibc's and musl's `gettid()`, which the C module does not import.
+    @_silgen_name("gettid")
+    func linuxThreadID() -> pid_t
+#endif

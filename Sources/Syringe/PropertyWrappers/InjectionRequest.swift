@@ -38,7 +38,7 @@ struct InjectionRequest: @unchecked Sendable {
 
     func optional<T>(in resolver: Resolver) -> T? {
         do {
-            return try resolver.resolveValue(key, site: site, isolation: isolation)
+            return try resolver.resolveIfRegistered(key, site: site, isolation: isolation)
         } catch {
             trap(error)
         }

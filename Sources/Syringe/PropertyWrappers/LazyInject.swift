@@ -143,14 +143,9 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         site = request.site
         holdsWeakly = weakly
         self.resolver = resolver
-        let state = ThreadState.current
-        state.verification?.noteLazyRequest(request, in: resolver, as: T.self, state: state)
-        if state.depth == 0 {
-            graph = nil
-        } else {
-            graph = state.graph
-            state.graphTouched = true
-        }
+        let resolution = Resolution.current
+        resolution.verification?.noteLazyRequest(request, in: resolver, as: T.self, path: resolution.path)
+        graph = resolution.graphScopeForLazyWrapper()
     }
 
     init(_ provider: @escaping () -> T, weakly: Bool = false) {
@@ -160,52 +155,49 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         graph = nil
     }
 
-    /// The value, resolved on the first read; for a weak box, nil once nothing else holds it.
     var value: T? {
-        lock.lock()
-        let current = held
-        lock.unlock()
-        switch current {
-        case .strongly(let value): return value
-        case .weakly(let weak): return weak.object.map { $0 as! T }
-        case .nothing: return resolveOnce()
+        switch lock.withLock({ held }) {
+        case .strongly(let value): value
+        case .weakly(let weak): weak.object.map { $0 as! T }
+        case .nothing: resolveOnce()
         }
     }
 
-    /// Resolves the value, or waits for the thread resolving it.
+    /// The first read: resolves the value, once however many threads read at once.
     @inline(never)
     private func resolveOnce() -> T? {
-        if let run = ThreadState.current.verification, let resolver, run.replacement(for: resolver) != nil {
-            // A `verify()` run reads the property of an object that outlives it: the value is
-            // built in the run's container, so it is used for this read and not kept.
-            return graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)
+        let resolution = Resolution.current
+        if let run = resolution.verification, let resolver, run.replacement(for: resolver) != nil {
+            // A `verify()` run reads the property of an object that outlives it: the value is built
+            // in the run's container, so it is used for this read and not kept.
+            return resolution.withGraphScope(graph, make)
         }
-        let claim: LazyClaim<T?> = Construction.shared.claimLazyValue(in: self, type: T.self, site: site) {
-            lock.withLock { self.resolvedValueLocked }
-        }
+        let claim: Construction.Claim<T?> = Construction.shared.claim(
+            self, subject: .lazyValue(type: T.self, site: site), in: resolution
+        ) { lock.withLock { self.resolvedValue } }
         switch claim {
         case .existing(let value): return value
-        case .cycle(let message): stop(message, resolving: T.self, at: site)
+        case .loop(_, nil): stop(Messages.lazyCycle(site: site), resolving: T.self, at: site)
+        case .loop(_, let otherTrail?):
+            let trail = Construction.Subject.lazyValue(type: T.self, site: site).trail(from: resolution.path)
+            let message = Messages.lazyCycleAcrossThreads(site: site, trail: trail, otherTrail: otherTrail)
+            stop(message, resolving: T.self, at: site)
         case .claimed: break
         }
-        let value = graph == nil ? make() : ThreadState.current.withGraphScope(graph, make)
+        let value = resolution.withGraphScope(graph, make)
         let newHeld: Held = holdsWeakly ? .weakly(Weak(weakHolder(for: value, site: site))) : .strongly(value)
         var replaced = Held.nothing
-        Construction.shared.finish(.lazyValue(ObjectIdentifier(self))) {
+        Construction.shared.finish(self) {
             lock.withLock {
-                if case .nothing = held {
-                    held = newHeld
-                } else {
-                    replaced = newHeld  // set meanwhile: the value set wins
-                }
+                if case .nothing = held { held = newHeld } else { replaced = newHeld }  // a value set meanwhile wins
             }
         }
         withExtendedLifetime(replaced) {}  // released here, after both locks
-        return lock.withLock { resolvedValueLocked } ?? (holdsWeakly ? nil : value)
+        return lock.withLock { resolvedValue } ?? (holdsWeakly ? nil : value)
     }
 
-    /// The value once resolved: `.some(nil)` for a weak box whose instance is gone. Lock held.
-    private var resolvedValueLocked: T?? {
+    /// The value once resolved (nil inside while a weakly held one is gone); nil before.
+    private var resolvedValue: T?? {
         switch held {
         case .nothing: nil
         case .strongly(let value): .some(value)
@@ -213,6 +205,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         }
     }
 
+    /// Sets the value, or forgets it (`nil`) so that the next read resolves again.
     func set(_ newValue: T?) {
         let newHeld: Held
         if let newValue {
