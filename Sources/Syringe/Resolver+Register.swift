@@ -171,7 +171,7 @@ extension Resolver {
     ) -> Registration<T> {
         let provider = Provider<T>(
             key: Key(T.self, qualifier: qualifier, name: name), factory: .simple { instance },
-            store: FixedInstanceStore(instance), site: SourceLocation(file: file, line: line), registry: registry)
+            store: FixedInstanceStore(Kept(instance)), site: SourceLocation(file: file, line: line), registry: registry)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }
@@ -265,7 +265,7 @@ extension Resolver {
         _ key: Key, scope: any Scope.Type, make: Provider<T>.Factory, site: SourceLocation, isMainActorBound: Bool
     ) -> Registration<T> {
         let provider = Provider<T>(
-            key: key, factory: make, store: InstanceStore<T>.scoped(scope), site: site, registry: registry,
+            key: key, factory: make, store: InstanceStore.scoped(scope), site: site, registry: registry,
             isMainActorBound: isMainActorBound)
         store(provider)
         return Registration(provider: provider, resolver: self)

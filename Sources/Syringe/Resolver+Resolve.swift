@@ -38,10 +38,9 @@ extension Resolver {
         let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
         let site = SourceLocation(file: file, line: line)
         do throws(ResolutionError) {
-            if let value: T = try resolve(key, site: site, in: resolution) { return value }
-            throw missingError(for: key, site: site, as: T.self)
+            return try Resolver.resolve(key, from: self, site: site, in: resolution)
         } catch {
-            trap(error)
+            trap(error.isNotRegistered ? missingError(for: key, site: site, as: T.self) : error)
         }
     }
 
@@ -165,8 +164,11 @@ extension Resolver {
         defer { mark.end() }
         let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
         let site = SourceLocation(file: file, line: line)
-        if let value: T = try resolve(key, site: site, in: resolution) { return value }
-        throw missingError(for: key, site: site, as: T.self)
+        do throws(ResolutionError) {
+            return try Resolver.resolve(key, from: self, site: site, in: resolution)
+        } catch {
+            throw error.isNotRegistered ? missingError(for: key, site: site, as: T.self) : error
+        }
     }
 
     /// Resolves a `T` built with runtime arguments, throwing a ``ResolutionError`` on failure
@@ -199,7 +201,7 @@ extension Resolver {
     ) throws(ResolutionError) -> T? {
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         if let resolved: T = try resolveIfRegistered(
-            key, arguments: (first, repeat each rest), site: site, isolation: isolation)
+            key, arguments: Arguments((first, repeat each rest)), site: site, isolation: isolation)
         {
             return resolved
         }
@@ -300,47 +302,34 @@ extension Resolver {
     /// thread gives nil, never an error. The registration of `key` itself producing nil gives nil
     /// too. Other failures throw.
     func resolveIfRegistered<T>(
-        _ key: Key, arguments: Any? = nil, site: SourceLocation?, isolation: (any Actor)?
+        _ key: Key, arguments: Arguments? = nil, site: SourceLocation?, isolation: (any Actor)?
     ) throws(ResolutionError) -> T? {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end() }
         let depth = resolution.depth
         do {
-            return try resolve(key, arguments: arguments, site: site, in: resolution)
-        } catch where error.yieldsNothing(for: key, atDepth: depth) {
+            let value: T = try Resolver.resolve(key, from: self, arguments: arguments, site: site, in: resolution)
+            return value
+        } catch where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth) {
             return nil
         }
     }
 
-    /// Resolves `key` from here, or stops the program with the resolution error.
-    func resolveOrTrap<T>(_ key: Key, site: SourceLocation, isolation: (any Actor)?) -> T {
-        let resolution = Resolution.current
-        let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
-        do {
-            return try resolveOrThrow(key, site: site, in: resolution)
-        } catch {
-            trap(error)
+    /// Resolves `key` from `container` (nil: ``current``), or stops the program with the resolution
+    /// error: the wrappers' and the static twins' way in.
+    static func resolveOrTrap<T>(
+        _ key: Key, from container: Resolver?, site: SourceLocation, isolation: (any Actor)?
+    ) -> T {
+        Resolution.withCurrent { resolution in
+            let mark = MainActorMark(isolation, resolution)
+            defer { mark.end() }
+            do throws(ResolutionError) {
+                return try Resolver.resolve(key, from: container, site: site, in: resolution)
+            } catch {
+                trap(error.isNotRegistered ? missingError(for: key, from: container, site: site, as: T.self) : error)
+            }
         }
-    }
-
-    /// Resolves `key` from ``current``, or stops the program with the resolution error.
-    static func resolveFromCurrent<T>(_ key: Key, site: SourceLocation, isolation: (any Actor)?) -> T {
-        let resolution = Resolution.current
-        let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
-        do {
-            return try current(in: resolution).resolveOrThrow(key, site: site, in: resolution)
-        } catch {
-            trap(error)
-        }
-    }
-
-    /// Resolves `key`, throwing the missing-registration error when nothing serves it.
-    func resolveOrThrow<T>(_ key: Key, site: SourceLocation?, in resolution: Resolution) throws(ResolutionError) -> T {
-        if let value: T = try resolve(key, site: site, in: resolution) { return value }
-        throw missingError(for: key, site: site, as: T.self)
     }
 
     /// Whether a registration for `key` exists along the chain.

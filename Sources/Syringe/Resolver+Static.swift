@@ -162,9 +162,9 @@ extension Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> sending T {
-        return resolveFromCurrent(
-            Key(T.self, qualifier: qualifier, scope: scope, name: name), site: SourceLocation(file: file, line: line),
-            isolation: isolation)
+        return resolveOrTrap(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: nil,
+            site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
     /// Resolves a `T` from ``current`` and casts it to the type the caller expects.

@@ -8,8 +8,17 @@ extension Resolver {
         missingError(for: key, site: site, path: path, as: Void.self)
     }
 
+    /// The missing-registration error for `key` asked of `container` (nil: ``current``).
+    @inline(never)
+    static func missingError<T>(
+        for key: Key, from container: Resolver?, site: SourceLocation?, as type: T.Type
+    ) -> ResolutionError {
+        (container ?? current).missingError(for: key, site: site, as: T.self)
+    }
+
     /// The missing-registration error for `key`, with near matches; cached instances that
     /// are `T`s are suggested as implementations (pass `Void` when `T` is unknown).
+    @inline(never)
     func missingError<T>(
         for key: Key, site: SourceLocation?, path: [Key]? = nil, as type: T.Type
     ) -> ResolutionError {

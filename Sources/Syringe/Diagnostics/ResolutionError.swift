@@ -39,35 +39,40 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     }
 
     /// The failure, kept behind one reference: the error is thrown through every frame of a
-    /// resolution path, and a pointer-sized error keeps those frames small.
+    /// resolution path, and a pointer-sized error keeps those frames small. It holds keys, not
+    /// text: the text is written when it is read, after the stack has unwound (a too-deep error is
+    /// made where little stack is left, and naming a type can take much of it the first time).
     private final class Details: @unchecked Sendable {
         let reason: Reason
-        let requested: String
-        let path: [String]
+        let key: Key
+        /// The resolution path before `key`, outermost first.
+        let pathKeys: [Key]
+        /// Whether the path ends with `key` (the failure happened inside its own build).
+        let endsWithKey: Bool
+        let requestedTypeName: String?
         let container: String
         let suggestions: [String]
         let location: SourceLocation?
-        let key: Key
-        let pathKeys: [Key]
 
         init(
-            _ reason: Reason, requested: String, path: [String], container: String, suggestions: [String],
-            location: SourceLocation?, key: Key, pathKeys: [Key]
+            _ reason: Reason, key: Key, pathKeys: [Key], endsWithKey: Bool, requestedTypeName: String?,
+            container: String, suggestions: [String], location: SourceLocation?
         ) {
             self.reason = reason
-            self.requested = requested
-            self.path = path
+            self.key = key
+            self.pathKeys = pathKeys
+            self.endsWithKey = endsWithKey
+            self.requestedTypeName = requestedTypeName
             self.container = container
             self.suggestions = suggestions
             self.location = location
-            self.key = key
-            self.pathKeys = pathKeys
         }
 
         func with(location: SourceLocation? = nil, prefix: [Key] = []) -> Details {
             Details(
-                reason, requested: requested, path: prefix.map(\.shortDescription) + path, container: container,
-                suggestions: suggestions, location: location ?? self.location, key: key, pathKeys: prefix + pathKeys)
+                reason, key: key, pathKeys: prefix + pathKeys, endsWithKey: endsWithKey,
+                requestedTypeName: requestedTypeName, container: container, suggestions: suggestions,
+                location: location ?? self.location)
         }
     }
 
@@ -76,9 +81,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// What went wrong.
     public var reason: Reason { details.reason }
     /// The key that failed, e.g. `APIClient qualified by Staging`.
-    public var requested: String { details.requested }
+    public var requested: String { details.requestedTypeName.map(key.description(typeName:)) ?? key.description }
     /// The resolution path, outermost first, ending with the requested key.
-    public var path: [String] { details.path }
+    public var path: [String] {
+        (details.endsWithKey ? pathKeys : pathKeys + [key]).map(\.shortDescription)
+    }
     /// The name of the container resolved from.
     public var container: String { details.container }
     /// Near matches and the fix, one per line.
@@ -94,7 +101,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     var location: SourceLocation? { details.location }
     /// The key that failed, for the message.
     var key: Key { details.key }
-    /// The resolution path as keys, outermost first (without `key`), for the message.
+    /// The resolution path as keys, outermost first (without `key` unless the failure happened
+    /// inside its build), for the message.
     var pathKeys: [Key] { details.pathKeys }
 
     /// The error a factory threw, if that is the reason.
@@ -110,11 +118,9 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         _ reason: Reason, key: Key, path: [Key], container: Resolver, site: SourceLocation?,
         suggestions: [String] = [], requestedTypeName: String? = nil
     ) {
-        var keys = path.map(\.shortDescription)
-        if keys.last != key.shortDescription || path.isEmpty { keys.append(key.shortDescription) }
         details = Details(
-            reason, requested: requestedTypeName.map(key.description(typeName:)) ?? key.description, path: keys,
-            container: container.name, suggestions: suggestions, location: site, key: key, pathKeys: path)
+            reason, key: key, pathKeys: path, endsWithKey: !path.isEmpty && path.last == key,
+            requestedTypeName: requestedTypeName, container: container.name, suggestions: suggestions, location: site)
     }
 
     /// What a factory threw, as the failure of building `key`: a resolution error of its own (one of
@@ -131,6 +137,16 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     private init(details: Details) {
         self.details = details
     }
+
+    /// What the engine throws when nothing is registered for the key asked: the caller makes the
+    /// missing-registration error (with near matches) only where it needs one, so `optional()` of an
+    /// unregistered key builds none.
+    static let notRegistered = ResolutionError(
+        details: Details(
+            .missing, key: Key(Never.self), pathKeys: [], endsWithKey: false, requestedTypeName: nil, container: "",
+            suggestions: [], location: nil))
+
+    var isNotRegistered: Bool { details === Self.notRegistered.details }
 
     public var description: String {
         Messages.describe(self)

@@ -9,46 +9,106 @@ class AnyBinding {
     /// The scope the registry filed it under, if any. Lock held.
     var indexedScope: ObjectIdentifier?
 
-    init(key: Key, site: SourceLocation) {
+    /// The registration an alias serves from; nil for a registration.
+    let aliasTarget: AnyProvider?
+
+    init(key: Key, site: SourceLocation, aliasTarget: AnyProvider? = nil) {
         self.key = key
         self.site = site
+        self.aliasTarget = aliasTarget
     }
 
     /// The registration that builds the instances: itself, or the one an alias serves from.
-    var provider: AnyProvider { fatalError("abstract") }
+    var provider: AnyProvider { aliasTarget ?? unsafeDowncast(self, to: AnyProvider.self) }
 }
 
 /// A key written by `.implements(P.self)`: serves `P` from another registration, sharing its
 /// instances.
 final class Alias: AnyBinding {
-    let target: AnyProvider
+    var target: AnyProvider { aliasTarget.unsafelyUnwrapped }
 
     init(key: Key, target: AnyProvider, site: SourceLocation) {
-        self.target = target
-        super.init(key: key, site: site)
+        super.init(key: key, site: site, aliasTarget: target)
     }
-
-    override var provider: AnyProvider { target }
 }
 
-/// A registration, without its type: what bookkeeping (clearing, dropping, `verify()`, the graph,
-/// messages) needs. Guarded by ``registryLock``.
+/// A registration, without its type: the store that keeps its instances, and what bookkeeping
+/// (clearing, dropping, `verify()`, the graph, messages) needs. Guarded by ``registryLock``.
 class AnyProvider: AnyBinding {
     unowned let registry: Registry
     /// Whether the factory is isolated to the main actor, so that every resolution must run there.
     let isMainActorBound: Bool
+    /// How the registration keeps its instances.
+    @exclusivity(unchecked) private(set) var store: InstanceStore
+    /// Whether the ``Singleton`` marker is still to be read off the first instance, because the
+    /// registered type does not tell (a protocol, a class with subclasses).
+    @exclusivity(unchecked) fileprivate(set) var isMarkerUndecided: Bool
+    /// The `initCompleted` steps (a ``Completion`` of the registered type), if any.
+    @exclusivity(unchecked) fileprivate(set) var completion: AnyObject?
     /// What the factory resolves, known without running it (from `autoregister`).
     var declaredDependencies: [Key]?
     /// The keys the factory was seen resolving, in order: the edges of ``DependencyGraph``.
-    private(set) var observedDependencies: [Key] = []
+    @exclusivity(unchecked) private(set) var observedDependencies: [Key] = []
 
-    init(key: Key, site: SourceLocation, registry: Registry, isMainActorBound: Bool) {
+    init(key: Key, site: SourceLocation, registry: Registry, store: InstanceStore, isMainActorBound: Bool) {
         self.registry = registry
+        self.store = store
         self.isMainActorBound = isMainActorBound
+        isMarkerUndecided = false
         super.init(key: key, site: site)
     }
 
-    override var provider: AnyProvider { self }
+    /// The store serving resolutions whose instances `container` keeps (a test container) or, when
+    /// nil, the registration's own; nil while the container's copy is still to be made.
+    @inline(__always)
+    func store(keptBy container: Resolver?) -> InstanceStore? {
+        guard let container else { return store }
+        if let copy = container.storeCopies[ObjectIdentifier(self)], copy.original === store { return copy.store }
+        return store.isCopiedPerContainer ? nil : store
+    }
+
+    /// Gives `container` its own empty copy of the store. Write lock held.
+    func makeCopy(keptBy container: Resolver, leftovers: inout Leftovers) {
+        guard store(keptBy: container) == nil else { return }
+        let copy = StoreCopy(provider: self, original: store, store: store.emptyCopy())
+        leftovers.append(container.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
+    }
+
+    /// Keeps the first instance of a registration whose type does not tell whether it is a
+    /// ``Singleton``: as the singleton when `isMarked`, else in `store`. Returns the instance to hand
+    /// out (the singleton another thread kept first, if any). Write lock held.
+    func keepFirst(
+        _ instance: AnyKept, isMarked: Bool, in store: InstanceStore, keptBy owner: Resolver?,
+        for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
+    ) -> AnyKept {
+        if !isMarkerUndecided, let singleton = self.store(keptBy: owner) as? SingletonStore,
+            let kept = singleton.instance
+        {
+            return kept  // another thread's first instance was marked
+        }
+        isMarkerUndecided = false
+        guard isMarked else {
+            store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
+            return instance
+        }
+        let singleton = SingletonStore(instance: instance)
+        guard let owner else {
+            replaceStore(with: singleton, leftovers: &leftovers)
+            return instance
+        }
+        let copy = StoreCopy(provider: self, original: self.store, store: singleton)
+        leftovers.append(owner.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
+        return instance
+    }
+
+    /// Gives the registration another store; test containers' copies of the old one are dropped
+    /// on their next use. Write lock held.
+    func replaceStore(with newStore: InstanceStore, leftovers: inout Leftovers) {
+        registry.unindex(self)
+        leftovers.append(store)
+        store = newStore
+        if registry.bindings[key] === self { registry.index(self) }
+    }
 
     /// Whether `key` is among the recorded dependencies, looking at `position` first (factories
     /// resolve their dependencies in the same order every time). Read lock held.
@@ -64,9 +124,21 @@ class AnyProvider: AnyBinding {
         if observedDependencies.count < 64 && !observedDependencies.contains(key) { observedDependencies.append(key) }
     }
 
+    /// Forgets what is cached for resolutions from `container`, or the registration's own when nil.
+    /// Write lock held.
+    func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
+        store(keptBy: container)?.drop(into: &leftovers)
+    }
+
+    /// The kept instance, for hints and scope handles. Lock held.
+    func keptInstance(keptBy container: Resolver?) -> Any? { store(keptBy: container)?.keptInstance }
+    var lifetimeDescription: String { store.lifetimeDescription }
+    var scope: ObjectIdentifier? { store.scope }
+    var isWeaklyScoped: Bool { store.isWeaklyScoped }
+
     /// Resolves the registration from `container` as `key` (itself, or an alias of it).
     func resolveErased(
-        as key: Key, from container: Resolver, arguments: Any?, site: SourceLocation?, in resolution: Resolution
+        as key: Key, from container: Resolver, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> Any { fatalError("abstract") }
 
     /// Resolves it with `values` converted to its argument types; nil when they do not convert.
@@ -74,22 +146,11 @@ class AnyProvider: AnyBinding {
         _ values: [Any], from container: Resolver, site: SourceLocation
     ) throws(ResolutionError) -> Any? { fatalError("abstract") }
 
-    /// Forgets what is cached for resolutions from `container`, or the registration's own when nil.
-    /// Write lock held.
-    func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) { fatalError("abstract") }
-    /// The kept instance, for hints and scope handles. Lock held.
-    func keptInstance(keptBy container: Resolver?) -> Any? { fatalError("abstract") }
-    /// The lifetime as messages and the graph name it. Lock held.
-    var lifetimeDescription: String { fatalError("abstract") }
-    /// The scope or named cache its instances belong to. Lock held.
-    var scope: ObjectIdentifier? { fatalError("abstract") }
-    /// Whether open scope handles keep its instances. Lock held.
-    var isWeaklyScoped: Bool { fatalError("abstract") }
     /// Whether its only argument is Optional, so that it may be resolved without arguments.
     var acceptsNoArguments: Bool { false }
 }
 
-/// A registration of `T`: the factory, and the store that keeps its instances for its lifetime.
+/// A registration of `T`: the factory (one of three kinds) and the `initCompleted` steps.
 final class Provider<T>: AnyProvider {
     enum Factory {
         case simple(() throws -> T)
@@ -97,111 +158,47 @@ final class Provider<T>: AnyProvider {
         case arguments(ArgumentFactory<T>)
     }
 
-    let factory: Factory
-    /// How the registration keeps its instances. Lock held.
-    private(set) var store: InstanceStore<T>
-    /// The `initCompleted` steps, chained. Lock held.
-    private(set) var completion: ((Resolver, T) throws -> Void)?
-    /// Whether the ``Singleton`` marker is still to be read off the first instance, because `T`
-    /// does not tell (a protocol, a class with subclasses). Lock held.
-    private(set) var isMarkerUndecided: Bool
+    // The factories, one set: kept apart rather than as a `Factory`, so that the resolution path
+    // reads a closure without the enum's type metadata.
+    let simpleFactory: (() throws -> T)?
+    let resolvingFactory: ((Resolver) throws -> T)?
+    let argumentFactory: ArgumentFactory<T>?
 
     init(
-        key: Key, factory: Factory, store: InstanceStore<T>, site: SourceLocation, registry: Registry,
+        key: Key, factory: Factory, store: InstanceStore, site: SourceLocation, registry: Registry,
         isMainActorBound: Bool = false
     ) {
-        self.factory = factory
-        self.store = store
+        switch factory {
+        case .simple(let make): (simpleFactory, resolvingFactory, argumentFactory) = (make, nil, nil)
+        case .resolver(let make): (simpleFactory, resolvingFactory, argumentFactory) = (nil, make, nil)
+        case .arguments(let make): (simpleFactory, resolvingFactory, argumentFactory) = (nil, nil, make)
+        }
+        super.init(key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound)
         isMarkerUndecided = !(T.self is any Singleton.Type) && key.arguments == nil
-        super.init(key: key, site: site, registry: registry, isMainActorBound: isMainActorBound)
-    }
-
-    /// The store serving resolutions whose instances `container` keeps (a test container) or, when
-    /// nil, the registration's own; nil while the container's copy is still to be made. Lock held.
-    @inline(__always)
-    func store(keptBy container: Resolver?) -> InstanceStore<T>? {
-        guard let container else { return store }
-        if let copy = container.storeCopies[ObjectIdentifier(self)] as? StoreCopy<T>, copy.original === store {
-            return copy.store
-        }
-        return store.isCopiedPerContainer ? nil : store
-    }
-
-    /// Gives `container` its own empty copy of the store. Write lock held.
-    func makeCopy(keptBy container: Resolver, leftovers: inout Leftovers) {
-        guard store(keptBy: container) == nil else { return }
-        let copy = StoreCopy(provider: self, original: store, store: store.emptyCopy())
-        leftovers.append(container.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
-    }
-
-    /// Keeps the first instance of a registration whose type does not tell whether it is a
-    /// ``Singleton``: as the singleton when `isMarked`, else in `store`. Returns the instance to hand
-    /// out (the singleton another thread kept first, if any). Write lock held.
-    func keepFirst(
-        _ value: T, isMarked: Bool, in store: InstanceStore<T>, keptBy owner: Resolver?, for resolution: Resolution,
-        from container: Resolver, leftovers: inout Leftovers
-    ) -> T {
-        if !isMarkerUndecided, let singleton = self.store(keptBy: owner) as? SingletonStore<T>,
-            let kept = singleton.value
-        {
-            return kept  // another thread's first instance was marked
-        }
-        isMarkerUndecided = false
-        guard isMarked else {
-            store.keep(value, for: resolution, from: container, leftovers: &leftovers)
-            return value
-        }
-        let singleton = SingletonStore<T>(value: value)
-        guard let owner else {
-            replaceStore(with: singleton, leftovers: &leftovers)
-            return value
-        }
-        let copy = StoreCopy(provider: self, original: self.store, store: singleton)
-        leftovers.append(owner.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
-        return value
     }
 
     /// Adds an `initCompleted` step after those already set. Write lock held.
     func addCompletion(_ step: @escaping (Resolver, T) throws -> Void) {
-        completion = completion.map { previous in { try previous($0, $1); try step($0, $1) } } ?? step
-    }
-
-    /// Gives the registration another store; test containers' copies of the old one are dropped
-    /// on their next use. Write lock held.
-    func replaceStore(with newStore: InstanceStore<T>, leftovers: inout Leftovers) {
-        registry.unindex(self)
-        leftovers.append(store)
-        store = newStore
-        if registry.bindings[key] === self { registry.index(self) }
+        guard let previous = (completion as? Completion<T>)?.run else { return completion = Completion(step) }
+        completion = Completion { try previous($0, $1); try step($0, $1) }
     }
 
     override func resolveErased(
-        as key: Key, from container: Resolver, arguments: Any?, site: SourceLocation?, in resolution: Resolution
+        as key: Key, from container: Resolver, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> Any {
-        guard let value: T = try container.resolve(key, provider: self, arguments: arguments, site: site, in: resolution)
-        else { preconditionFailure("a known registration resolves") }
+        let value: T = try Resolver.resolve(
+            key, from: container, provider: self, arguments: arguments, site: site, in: resolution)
         return value
     }
 
     override func resolveConverting(
         _ values: [Any], from container: Resolver, site: SourceLocation
     ) throws(ResolutionError) -> Any? {
-        guard case .arguments(let make) = factory, let arguments = make.converted(values) else { return nil }
-        return try resolveErased(as: key, from: container, arguments: arguments, site: site, in: .current)
+        guard let argumentFactory, let arguments = argumentFactory.converted(values) else { return nil }
+        return try resolveErased(as: key, from: container, arguments: Arguments(arguments), site: site, in: .current)
     }
 
-    override func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
-        store(keptBy: container)?.drop(into: &leftovers)
-    }
-
-    override func keptInstance(keptBy container: Resolver?) -> Any? { store(keptBy: container)?.keptInstance }
-    override var lifetimeDescription: String { store.lifetimeDescription }
-    override var scope: ObjectIdentifier? { store.scope }
-    override var isWeaklyScoped: Bool { store.isWeaklyScoped }
-    override var acceptsNoArguments: Bool {
-        if case .arguments(let make) = factory { return make.acceptsNoArguments }
-        return false
-    }
+    override var acceptsNoArguments: Bool { argumentFactory?.acceptsNoArguments ?? false }
 }
 
 /// How a registration's lifetime is chosen and changed: the one place the ``Singleton`` marker of
@@ -209,7 +206,7 @@ final class Provider<T>: AnyProvider {
 extension Provider {
     /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
     /// a registration with runtime arguments is transient.
-    static func initialStore(for lifetime: Lifetime, key: Key) -> InstanceStore<T> {
+    static func initialStore(for lifetime: Lifetime, key: Key) -> InstanceStore {
         if T.self is any Singleton.Type { return SingletonStore() }
         return key.arguments == nil ? .make(for: lifetime) : InstanceStore()
     }
@@ -229,7 +226,7 @@ extension Provider {
 
     /// Gives the registration another lifetime, or says why it cannot have it. Write lock held.
     func changeLifetime(to lifetime: Lifetime, leftovers: inout Leftovers) -> String? {
-        if store is FixedInstanceStore<T> {
+        if store is FixedInstanceStore {
             return lifetime == .singleton ? nil : Messages.instanceLifetime(key, lifetime: lifetime.description)
         }
         if key.scope != nil { return Messages.scopedLifetime(key, lifetime: lifetime.description) }
@@ -239,31 +236,42 @@ extension Provider {
     }
 }
 
-/// A test container's own copy of a registration's store, without its type.
-class AnyStoreCopy {
+/// The `initCompleted` steps of a registration of `T`, chained.
+final class Completion<T> {
+    let run: (Resolver, T) throws -> Void
+
+    init(_ run: @escaping (Resolver, T) throws -> Void) {
+        self.run = run
+    }
+}
+
+/// A test container's own copy of a registration's store.
+final class StoreCopy {
     /// The registration, kept so that its identity (the copy's key) is not reused meanwhile.
     let provider: AnyProvider
+    /// The registration's store the copy was made from: a copy of a replaced store is stale.
+    let original: InstanceStore
+    let store: InstanceStore
 
-    init(provider: AnyProvider) {
+    init(provider: AnyProvider, original: InstanceStore, store: InstanceStore) {
         self.provider = provider
+        self.original = original
+        self.store = store
     }
 
     /// Whether the copy keeps nothing now. Lock held.
-    var isEmpty: Bool { fatalError("abstract") }
+    var isEmpty: Bool { store.keptInstance == nil }
 }
 
-final class StoreCopy<T>: AnyStoreCopy {
-    /// The registration's store the copy was made from: a copy of a replaced store is stale.
-    let original: InstanceStore<T>
-    let store: InstanceStore<T>
+/// The runtime arguments of a resolution: their tuple, behind one reference, so that a resolution
+/// without arguments passes a nil pointer (callgrind, a transient resolution: an `Any?` of nil costs
+/// 48 instructions to make and destroy).
+final class Arguments {
+    let values: Any
 
-    init(provider: Provider<T>, original: InstanceStore<T>, store: InstanceStore<T>) {
-        self.original = original
-        self.store = store
-        super.init(provider: provider)
+    init(_ values: Any) {
+        self.values = values
     }
-
-    override var isEmpty: Bool { store.keptInstance == nil }
 }
 
 /// The factory of a registration with runtime arguments, erased over the argument types (which

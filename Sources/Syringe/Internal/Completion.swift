@@ -30,17 +30,17 @@ extension Resolution {
         var index = 0
         while index < pendingCompletions.count {
             let step = pendingCompletions[index]
-            let outer = enter(step.frame, in: step.container)
+            enter(step.frame, in: step.container)
             do {
                 try step.run()
             } catch {
                 let failure = ResolutionError(
                     error, key: step.frame.key, path: path, container: step.container, site: step.frame.site)
-                leave(restoring: outer)
+                leave()
                 settlePendingCompletions(succeeded: false)
                 throw failure
             }
-            leave(restoring: outer)
+            leave()
             index += 1
         }
         settlePendingCompletions(succeeded: true)

@@ -1,3 +1,8 @@
+// One of the three files with unsafe constructs: `unsafeDowncast`, on the resolution path only. A
+// key for `T` is bound to a `Provider<T>`, and its stores keep `Kept<T>` boxes; the checked casts
+// ask the runtime for the generic types' metadata on every resolution (callgrind, a resolution of a
+// cached singleton: 1,180 instructions with `as!`, 266 with `unsafeDowncast`).
+
 /// The one path every resolution takes: lookup → plan → build → keep.
 ///
 /// `resolver.resolve()` makes the key and calls ``resolve(_:provider:arguments:site:in:)``, which
@@ -5,256 +10,364 @@
 /// 1. Lookup and plan, under the read lock (``plan(_:provider:in:)``): the registration along the
 ///    parent chain, and either the instance kept for this resolution (which ends it) or the store
 ///    to build in and the container whose factory runs.
-/// 2. Checks: a cycle, the depth, the stack.
+/// 2. Checks: a cycle, the depth, the stack (``start(_:key:site:in:)``).
 /// 3. Build: a lifetime that shares its instance claims the build (one thread builds, others wait,
 ///    ``Construction``); the factory runs with no lock held, in a new frame of the path, on the
 ///    calling thread. A dependency's `resolve()` inside it starts this path over, one frame deeper.
 /// 4. Keep: the store keeps the instance (shared ones under the write lock); `initCompleted` steps
-///    run before the outermost resolution returns.
+///    run before the outermost resolution returns (``finish(_:with:in:)``).
 ///
 /// The static twins, the property wrappers, `resolveAll()`, `.implements` keys and `verify()`
-/// enter the same function.
+/// enter the same function. Only it and what handles the value itself are generic: the plan is
+/// made without the type, so that a resolution asks the runtime for no generic type's metadata.
 extension Resolver {
     /// The deepest resolution path followed before it is reported as a runaway recursion
     /// (registrations with arguments that resolve themselves are not caught as cycles).
     static let maximumDepth = 200
 
     /// What the locked look at the registrations decided.
-    enum Plan<T> {
+    enum Plan {
         /// An instance kept for this resolution: the whole of it.
-        case kept(T)
+        case kept(AnyKept)
+        /// Build one with a registration that keeps nothing and has no `initCompleted` step: the
+        /// factory's value is the whole of it.
+        case transient(AnyProvider)
         /// Build one.
-        case build(Build<T>)
+        case build(Build)
         /// A key written by `.implements`: its target builds.
         case alias(Alias)
         case missing
         case offMainActor(AnyProvider)
         /// A `verify()` run resolves in its own container instead (``VerificationRun/replacement(for:)``).
         case redirect(Resolver)
+        /// A static call, while a `withContainer` binding may apply: the task-local value decides.
+        case unbound
         /// Settled inside ``plan(_:provider:in:)``, which looks again: `registerAllServices()` must
         /// run first; a test container needs its own copy of the store first.
         case bootstrap
-        case copy(Provider<T>, into: Resolver)
+        case copy(AnyProvider, into: Resolver)
     }
 
-    /// How to build an instance: what ``plan(_:provider:in:)`` read under the read lock.
-    struct Build<T> {
-        let provider: Provider<T>
-        let store: InstanceStore<T>
+    /// How to build an instance: what ``plan(_:from:provider:in:)`` read under the read lock. The
+    /// registration and its store are held strongly (another thread may replace them meanwhile); the
+    /// containers are the resolving container or its ancestors, which the resolution holds.
+    struct Build {
+        let provider: AnyProvider
+        let store: InstanceStore
         /// The container whose factory runs (and which static calls inside it use).
-        let builder: Resolver
+        unowned(unsafe) let builder: Resolver
         /// The test container that keeps the instance, if one does.
-        let owner: Resolver?
+        unowned(unsafe) let owner: Resolver?
         /// Whether the instance is the registration's first, which decides whether it is a
         /// ``Singleton`` when its type does not tell.
         let isFirst: Bool
         /// Whether one thread builds while the others wait: a lifetime that shares its instance, or
         /// the deciding first instance of a transient one.
-        var isClaimed: Bool { store.sharesInstances || (isFirst && !(store is GraphStore<T>)) }
-        /// The registration's `initCompleted` steps.
-        let completion: ((Resolver, T) throws -> Void)?
+        let isClaimed: Bool
+        /// The registration's `initCompleted` steps (a ``Completion``), if it has any.
+        let completion: AnyObject?
     }
 
-    /// Resolves `key` (with `provider`, when the caller already knows the registration): the
-    /// value, or nil when nothing is registered for the key.
+    /// Resolves `key` from `container` (nil: ``current``), with `provider` when the caller already
+    /// knows the registration; throws ``ResolutionError/notRegistered`` when nothing is registered
+    /// for the key.
     ///
-    /// Inlined into the resolve forms, so that one level of a resolution path costs one frame of
-    /// Syringe's besides the factory's call (release builds: 1,040 → N bytes of stack a level).
+    /// Inlined into the resolve forms, so that a level of a resolution path costs one frame of
+    /// Syringe's besides the factory's call (stack a level in a release build: 1,040 → 880 bytes).
     @inline(__always)
-    func resolve<T>(
-        _ key: Key, provider given: Provider<T>? = nil, arguments: Any? = nil, site: SourceLocation?,
-        in resolution: Resolution
-    ) throws(ResolutionError) -> T? {
+    static func resolve<T>(
+        _ key: Key, from container: Resolver?, provider given: AnyProvider? = nil, arguments: Arguments? = nil,
+        site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> T {
         // 1. Lookup and plan.
-        let plan: Plan<T> = self.plan(key, provider: given, in: resolution)
-        guard case .build(let build) = plan else {
-            return try resolveWithoutBuilding(
+        let (plan, resolverReference) = self.plan(key, from: container, provider: given, in: resolution)
+        if case .kept(let instance) = plan { return unsafeDowncast(instance, to: Kept<T>.self).instance }
+        let resolver = resolverReference.takeRetainedValue()
+        // 2. Checks, the claim of a build that happens once, and a new frame of the path, whose
+        // container the factory receives.
+        let registration: AnyProvider
+        switch plan {
+        case .transient(let provider):
+            try resolver.check(provider, key: key, site: site, in: resolution)
+            resolution.enter(Frame(key: key, provider: provider, site: site), in: resolver)
+            registration = provider
+        case .build(let build):
+            if let kept = try resolver.start(build, key: key, site: site, in: resolution) {
+                return unsafeDowncast(kept, to: Kept<T>.self).instance
+            }
+            registration = build.provider
+        default:
+            return try resolver.resolveWithoutBuilding(
                 plan, key: key, provider: given, arguments: arguments, site: site, in: resolution)
         }
-        // 2. Checks, the claim of a build that happens once, and a new frame of the path.
-        var outer: Resolver?
-        if let value = try start(build, key: key, site: site, in: resolution, outer: &outer) { return value }
         // 3. Build.
+        let provider = unsafeDowncast(registration, to: Provider<T>.self)
         let value: T
         do {
-            switch build.provider.factory {
-            case .simple(let make): value = try make()
-            case .resolver(let make): value = try make(build.builder)
-            case .arguments(let make): value = try make.make(arguments)
+            // Bound with `if let`: `unsafelyUnwrapped` would hand the closure back at the generic
+            // abstraction level, and re-abstracting it costs an allocation a call.
+            if let make = provider.simpleFactory {
+                value = try make()
+            } else if let make = provider.resolvingFactory {
+                value = try make(resolution.container.unsafelyUnwrapped)
+            } else {
+                value = try provider.argumentFactory.unsafelyUnwrapped.make(arguments?.values)
             }
         } catch {
-            throw failed(build, with: error, key: key, site: site, restoring: outer, in: resolution)
+            throw resolver.failed(plan, with: error, key: key, site: site, in: resolution)
         }
-        // 4. Keep.
-        return try finish(build, with: value, restoring: outer, in: resolution)
+        // 4. Keep, and leave the frame.
+        return try resolver.finish(plan, with: value, in: resolution)
     }
 
-    /// Checks a build (a cycle, the depth, the stack), claims it when it happens once, and enters
-    /// its frame (`outer` keeps the container to restore); returns the instance another thread built
-    /// meanwhile instead, if one did.
+    /// Looks the key (or the given registration) up along the parent chain of `container` (nil:
+    /// ``current``) under the read lock, and settles what must happen before a resolution can go on:
+    /// the bootstrap, a test container's own copy of a store. Returns the plan and the container
+    /// resolving, retained for every plan but `.kept` (which needs no container; the root may be
+    /// replaced once the lock is released).
     @inline(never)
-    private func start<T>(
-        _ build: Build<T>, key: Key, site: SourceLocation?, in resolution: Resolution, outer: inout Resolver?
-    ) throws(ResolutionError) -> T? {
-        if key.arguments == nil && resolution.isBuilding(build.provider) {
-            throw ResolutionError(
-                .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
+    static func plan(
+        _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution
+    ) -> (Plan, Unmanaged<Resolver>) {
+        var isNewDependency = false
+        let (plan, resolver) = registryLock.withReadLock(resolution.stripe) { () -> (Plan, Unmanaged<Resolver>?) in
+            // While no binding exists, no task can see one: static calls use the root.
+            guard
+                let resolver = container.map(Unmanaged.passUnretained)
+                    ?? resolution.container.map(Unmanaged.passUnretained)
+                    ?? (Globals.bindingCount == 0 ? Unmanaged.passUnretained(Globals.root) : nil)
+            else { return (.unbound, nil) }
+            isNewDependency = resolution.depth > 0 && resolution.isNewDependency(key)
+            let plan = resolver._withUnsafeGuaranteedRef { $0.lookUp(key, provider: given, in: resolution) }
+            if case .kept = plan { return (plan, resolver) }
+            return (plan, resolver.retain())
         }
-        if resolution.depth >= Self.maximumDepth || resolution.isShortOfStack {
-            throw ResolutionError(.tooDeep, key: key, path: resolution.path, container: self, site: site)
+        switch plan {
+        case .kept, .transient, .build, .alias, .missing, .offMainActor, .redirect:
+            if isNewDependency { record(key, in: resolution) }
+            return (plan, resolver!)
+        default:
+            return settle(plan, resolver, key: key, provider: given, in: resolution, isNewDependency: isNewDependency)
         }
+    }
+
+    /// What must happen before a resolution can go on (the bootstrap, a test container's own copy of
+    /// a store, a `verify()` run's own container, the task's container for a static call), then the
+    /// plan made again.
+    @inline(never)
+    private static func settle(
+        _ plan: Plan, _ resolver: Unmanaged<Resolver>?, key: Key, provider given: AnyProvider?,
+        in resolution: Resolution, isNewDependency: Bool
+    ) -> (Plan, Unmanaged<Resolver>) {
+        if isNewDependency { record(key, in: resolution) }
+        switch plan {
+        case .unbound:
+            return self.plan(key, from: Resolver.bound ?? Resolver.root, provider: given, in: resolution)
+        case .bootstrap:
+            let resolver = resolver!.takeRetainedValue()
+            resolver.bootstrapIfPending(resolution)
+            return self.plan(key, from: resolver, provider: given, in: resolution)
+        case .copy(let provider, let owner):
+            let resolver = resolver!.takeRetainedValue()
+            registryLock.withWriteLock { provider.makeCopy(keptBy: owner, leftovers: &$0) }
+            return self.plan(key, from: resolver, provider: given, in: resolution)
+        default:
+            return (plan, resolver!)
+        }
+    }
+
+    /// Records that the registration of the innermost frame resolves `key`, for the dependency graph.
+    private static func record(_ key: Key, in resolution: Resolution) {
+        guard let frame = resolution.innermostFrame else { return }
+        registryLock.withWriteLock { _ in frame.provider.recordDependency(key) }
+    }
+
+    /// The registration serving `key` from here and what it keeps for `resolution`. Read lock held.
+    ///
+    /// The containers and registrations of the walk are held by the registries while the lock is
+    /// held, so the walk counts no references (`Unmanaged`): only what the plan keeps is retained.
+    @inline(__always)
+    fileprivate func lookUp(_ key: Key, provider given: AnyProvider?, in resolution: Resolution) -> Plan {
+        if let run = resolution.verification, let sandbox = run.replacement(for: self) { return .redirect(sandbox) }
+        var container = Unmanaged.passUnretained(self)
+        // The nearest test container on the way, which keeps its own instances.
+        var owner: Unmanaged<Resolver>?
+        while true {
+            let found = container._withUnsafeGuaranteedRef { container -> Unmanaged<AnyBinding>? in
+                let registry = container.registry
+                if let given, registry === given.registry || container.parent == nil {
+                    return .passUnretained(given)
+                }
+                return given == nil ? registry.bindings[key].map(Unmanaged.passUnretained) : nil
+            }
+            if let found {
+                return found._withUnsafeGuaranteedRef { binding in
+                    container._withUnsafeGuaranteedRef { container in
+                        guard binding.aliasTarget != nil else {
+                            let provider = unsafeDowncast(binding, to: AnyProvider.self)
+                            return plan(provider, in: container, owner: owner?.takeUnretainedValue(), for: resolution)
+                        }
+                        return .alias(unsafeDowncast(binding, to: Alias.self))
+                    }
+                }
+            }
+            let next = container._withUnsafeGuaranteedRef { container -> Unmanaged<Resolver>?? in
+                if container.registry.bootstrapPending && !resolution.isBootstrapping { return .none }
+                if container.isolatesCache && owner == nil { owner = .passUnretained(container) }
+                return .some(container.parent.map(Unmanaged.passUnretained))
+            }
+            guard let next else { return .bootstrap }
+            guard let next else { return .missing }
+            container = next
+        }
+    }
+
+    /// What a resolution of `provider`, registered in `container`, does. Read lock held.
+    @inline(__always)
+    private func plan(
+        _ provider: AnyProvider, in container: Resolver, owner: Resolver?, for resolution: Resolution
+    ) -> Plan {
+        if provider.isMainActorBound && !resolution.isOnMainActor { return .offMainActor(provider) }
+        guard let store = provider.store(keptBy: owner) else { return .copy(provider, into: owner!) }
+        if !resolution.provisional.isEmpty, let instance = resolution.provisional[ObjectIdentifier(store)] {
+            return .kept(instance)  // built in this resolution, waiting for its `initCompleted` step
+        }
+        if let instance = store.kept(for: resolution) { return .kept(instance) }
+        // A shared instance of a registration is built by the container that owns it, so that a
+        // child's overrides never end up inside it; anything else by the container resolving.
+        let builder = store.sharesInstances && owner == nil ? container : self
+        let isFirst = provider.isMarkerUndecided
+        if !isFirst && provider.completion == nil && type(of: store) == InstanceStore.self {
+            return .transient(provider)
+        }
+        return .build(
+            Build(
+                provider: provider, store: store, builder: builder, owner: owner, isFirst: isFirst,
+                isClaimed: store.sharesInstances || (isFirst && !(store is GraphStore)), completion: provider.completion))
+    }
+
+    /// Checks a build (a cycle, the depth, the stack), claims it when it happens once, and enters its
+    /// frame; returns the instance another thread built meanwhile instead, if one did.
+    @inline(never)
+    fileprivate func start(
+        _ build: Build, key: Key, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> AnyKept? {
+        try check(build.provider, key: key, site: site, in: resolution)
         if build.isClaimed {
-            let claim: Construction.Claim<T> = Construction.shared.claim(
-                build.store, subject: .instance(key), in: resolution
-            ) {
+            let claim = Construction.shared.claim(build.store, subject: .instance(key), in: resolution) {
                 registryLock.withReadLock(resolution.stripe) {
-                    build.provider.store(keptBy: build.owner)?.instance(for: resolution)
+                    build.provider.store(keptBy: build.owner)?.kept(for: resolution)
                 }
             }
             switch claim {
             case .claimed: break
-            case .existing(let value): return value
+            case .existing(let instance): return instance
             case .loop(let otherPath, _):
                 throw ResolutionError(
                     .cycle(of: (otherPath ?? []) + resolution.path + [key]), key: key, path: resolution.path,
                     container: self, site: site)
             }
         }
-        outer = resolution.enter(Frame(key: key, provider: build.provider, site: site), in: build.builder)
+        resolution.enter(Frame(key: key, provider: build.provider, site: site), in: build.builder)
         return nil
+    }
+
+    /// Checks that a build may start: not a cycle, not too deep for the path or the stack.
+    @inline(never)
+    fileprivate func check(
+        _ provider: AnyProvider, key: Key, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) {
+        if key.arguments == nil && resolution.isBuilding(provider) {
+            throw ResolutionError(
+                .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
+        }
+        if resolution.depth >= Self.maximumDepth || resolution.isShortOfStack {
+            throw ResolutionError(.tooDeep, key: key, path: resolution.path, container: self, site: site)
+        }
     }
 
     /// Ends a build whose factory threw: the error with its path, and nothing kept.
     @inline(never)
-    private func failed<T>(
-        _ build: Build<T>, with error: any Error, key: Key, site: SourceLocation?, restoring outer: Resolver?,
-        in resolution: Resolution
+    fileprivate func failed(
+        _ plan: Plan, with error: any Error, key: Key, site: SourceLocation?, in resolution: Resolution
     ) -> ResolutionError {
-        let failure = ResolutionError(error, key: key, path: resolution.path, container: build.builder, site: site)
+        let failure = ResolutionError(
+            error, key: key, path: resolution.path, container: resolution.container ?? self, site: site)
         if resolution.depth == 1 { resolution.settlePendingCompletions(succeeded: false) }
-        resolution.leave(restoring: outer)
-        if build.isClaimed { Construction.shared.abandon(build.store) }
+        resolution.leave()
+        if case .build(let build) = plan, build.isClaimed { Construction.shared.abandon(build.store) }
         return failure
     }
 
-    /// Keeps a built instance and leaves its frame; the outermost frame runs the `initCompleted`
-    /// steps first. Returns the instance to hand out.
+    /// Keeps a built instance (published for the threads waiting for it; with `initCompleted` steps,
+    /// once they have run) and leaves its frame; the outermost frame runs the steps first. Returns
+    /// the instance to hand out.
     @inline(never)
-    private func finish<T>(
-        _ build: Build<T>, with value: T, restoring outer: Resolver?, in resolution: Resolution
-    ) throws(ResolutionError) -> T {
-        let kept = keep(value, build, in: resolution)
-        defer { resolution.leave(restoring: outer) }
+    fileprivate func finish<T>(_ plan: Plan, with value: T, in resolution: Resolution) throws(ResolutionError) -> T {
+        defer { resolution.leave() }
+        guard case .build(let build) = plan else {
+            // A plain transient keeps nothing.
+            if resolution.depth == 1 && !resolution.pendingCompletions.isEmpty {
+                try resolution.runPendingCompletions()
+            }
+            return value
+        }
+        let kept: T
+        if let steps = build.completion {
+            kept = keepCompleting(value, build, steps: unsafeDowncast(steps, to: Completion<T>.self), in: resolution)
+        } else {
+            kept = keep(value, build, isMarked: build.isFirst && value is any Singleton, in: resolution)
+        }
         if resolution.depth == 1 && !resolution.pendingCompletions.isEmpty { try resolution.runPendingCompletions() }
         return kept
     }
 
-    /// Looks the key (or the given registration) up along the parent chain under the read lock,
-    /// and settles what must happen before a resolution can go on: the bootstrap, a test
-    /// container's own copy of a store.
-    @inline(never)
-    func plan<T>(_ key: Key, provider given: Provider<T>?, in resolution: Resolution) -> Plan<T> {
-        if let run = resolution.verification, let sandbox = run.replacement(for: self) { return .redirect(sandbox) }
-        var isNewDependency = false
-        var isFirstLook = true
-        while true {
-            let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan<T> in
-                if isFirstLook { isNewDependency = resolution.isNewDependency(key) }
-                return lookUp(key, provider: given, in: resolution)
-            }
-            isFirstLook = false
-            switch plan {
-            case .bootstrap:
-                bootstrapIfPending(resolution)
-            case .copy(let provider, let container):
-                registryLock.withWriteLock { provider.makeCopy(keptBy: container, leftovers: &$0) }
-            default:
-                if isNewDependency, let frame = resolution.frames.last {
-                    registryLock.withWriteLock { _ in frame.provider.recordDependency(key) }
+    /// Keeps `value` in its store: shared instances under the write lock, published for the threads
+    /// waiting for it. Returns the instance to hand out.
+    private func keep<T>(_ value: T, _ build: Build, isMarked: Bool, in resolution: Resolution) -> T {
+        guard build.isClaimed || build.isFirst || build.store is GraphStore else { return value }
+        let instance = Kept(value)
+        var kept: AnyKept = instance
+        let publish = {
+            registryLock.withWriteLock { leftovers in
+                guard build.isFirst else {
+                    return build.store.keep(instance, for: resolution, from: self, leftovers: &leftovers)
                 }
-                return plan
+                kept = build.provider.keepFirst(
+                    instance, isMarked: isMarked, in: build.store, keptBy: build.owner, for: resolution, from: self,
+                    leftovers: &leftovers)
             }
         }
+        if build.isClaimed {
+            Construction.shared.finish(build.store, publish: publish)
+        } else if build.isFirst {
+            publish()
+        } else {
+            var nothing = Leftovers()
+            build.store.keep(instance, for: resolution, from: self, leftovers: &nothing)
+        }
+        return unsafeDowncast(kept, to: Kept<T>.self).instance
     }
 
-    /// The registration serving `key` from here and what it keeps for `resolution`. Read lock held.
-    private func lookUp<T>(_ key: Key, provider given: Provider<T>?, in resolution: Resolution) -> Plan<T> {
-        var container = self
-        // The nearest test container on the way, which keeps its own instances.
-        var owner: Resolver?
-        while true {
-            let registry = container.registry
-            if registry.bootstrapPending && !resolution.isBootstrapping { return .bootstrap }
-            if let given, registry === given.registry || container.parent == nil {
-                return plan(given, in: container, owner: owner, for: resolution)
-            }
-            if given == nil, let binding = registry.bindings[key] {
-                // A key for `T` is bound to a registration of `T`, or to an alias.
-                guard let provider = binding as? Provider<T> else { return .alias(binding as! Alias) }
-                return plan(provider, in: container, owner: owner, for: resolution)
-            }
-            if container.isolatesCache && owner == nil { owner = container }
-            guard let parent = container.parent else { return .missing }
-            container = parent
+    /// Keeps `value` of a registration with `initCompleted` steps: its step is queued; a shared
+    /// instance is published once it has run, and until then only this thread sees it.
+    private func keepCompleting<T>(
+        _ value: T, _ build: Build, steps: Completion<T>, in resolution: Resolution
+    ) -> T {
+        let frame = resolution.innermostFrame!
+        guard build.store.sharesInstances else {
+            resolution.enqueueCompletion(frame, in: build.builder, value: value, step: steps.run) { _ in }
+            return keep(value, build, isMarked: build.isFirst && value is any Singleton, in: resolution)
         }
-    }
-
-    /// What a resolution of `provider`, registered in `container`, does. Read lock held.
-    private func plan<T>(
-        _ provider: Provider<T>, in container: Resolver, owner: Resolver?, for resolution: Resolution
-    ) -> Plan<T> {
-        if provider.isMainActorBound && !resolution.isOnMainActor { return .offMainActor(provider) }
-        guard let store = provider.store(keptBy: owner) else { return .copy(provider, into: owner!) }
-        if !resolution.provisional.isEmpty, let value = resolution.provisional[ObjectIdentifier(store)] as? T {
-            // Built in this resolution, waiting for its `initCompleted` step.
-            return .kept(value)
-        }
-        if let value = store.instance(for: resolution) { return .kept(value) }
-        // A shared instance of a registration is built by the container that owns it, so that a
-        // child's overrides never end up inside it; anything else by the container resolving.
-        let builder = store.sharesInstances && owner == nil ? container : self
-        return .build(
-            Build(
-                provider: provider, store: store, builder: builder, owner: owner, isFirst: provider.isMarkerUndecided,
-                completion: provider.completion))
-    }
-
-    /// Keeps a built instance in its store, published for the threads waiting for it (with
-    /// `initCompleted` steps, once they have run); returns the instance to hand out.
-    @inline(never)
-    private func keep<T>(_ value: T, _ build: Build<T>, in resolution: Resolution) -> T {
-        let store = build.store
-        func keepNow(_ value: T) -> T {
-            guard build.isClaimed || build.isFirst else {
-                var nothing = Leftovers()
-                store.keep(value, for: resolution, from: self, leftovers: &nothing)
-                return value
-            }
-            let isMarked = build.isFirst && value is any Singleton
-            var kept = value
-            let publish = {
-                registryLock.withWriteLock { leftovers in
-                    guard build.isFirst else { return store.keep(value, for: resolution, from: self, leftovers: &leftovers) }
-                    kept = build.provider.keepFirst(
-                        value, isMarked: isMarked, in: store, keptBy: build.owner, for: resolution, from: self,
-                        leftovers: &leftovers)
-                }
-            }
-            if build.isClaimed { Construction.shared.finish(store, publish: publish) } else { publish() }
-            return kept
-        }
-        guard let completion = build.completion else { return keepNow(value) }
-        let frame = resolution.frames[resolution.depth - 1]
-        guard store.sharesInstances else {
-            resolution.enqueueCompletion(frame, in: build.builder, value: value, step: completion) { _ in }
-            return keepNow(value)
-        }
-        // Published once its step has run; until then only this thread sees it.
-        let id = ObjectIdentifier(store)
-        resolution.provisional[id] = value
-        resolution.enqueueCompletion(frame, in: build.builder, value: value, step: completion) { succeeded in
+        let id = ObjectIdentifier(build.store)
+        resolution.provisional[id] = Kept(value)
+        resolution.enqueueCompletion(frame, in: build.builder, value: value, step: steps.run) { succeeded in
             resolution.provisional[id] = nil
-            if succeeded { _ = keepNow(value) } else { Construction.shared.abandon(store) }
+            if succeeded {
+                _ = self.keep(value, build, isMarked: build.isFirst && value is any Singleton, in: resolution)
+            } else {
+                Construction.shared.abandon(build.store)
+            }
         }
         return value
     }
@@ -263,24 +376,24 @@ extension Resolver {
     /// main actor, a `verify()` run's own container. Each case in a function of its own keeps this
     /// frame small: it stays on the stack while an alias's or an Optional's resolution builds.
     @inline(never)
-    private func resolveWithoutBuilding<T>(
-        _ plan: Plan<T>, key: Key, provider: Provider<T>?, arguments: Any?, site: SourceLocation?,
+    fileprivate func resolveWithoutBuilding<T>(
+        _ plan: Plan, key: Key, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?,
         in resolution: Resolution
-    ) throws(ResolutionError) -> T? {
+    ) throws(ResolutionError) -> T {
         switch plan {
-        case .kept(let value): value
         case .redirect(let sandbox):
-            try sandbox.resolve(key, provider: provider, arguments: arguments, site: site, in: resolution)
+            try Resolver.resolve(key, from: sandbox, provider: provider, arguments: arguments, site: site, in: resolution)
         case .alias(let alias): try resolve(alias, as: key, arguments: arguments, site: site, in: resolution)
         case .missing: try resolveMissing(key, arguments: arguments, site: site, in: resolution)
         case .offMainActor(let provider): throw offMainActor(provider, key: key, site: site, in: resolution)
-        case .build, .bootstrap, .copy: preconditionFailure("settled by plan(_:provider:in:)")
+        case .kept, .transient, .build, .bootstrap, .copy, .unbound:
+            preconditionFailure("settled by plan(_:from:provider:in:) and resolve(_:from:provider:arguments:site:in:)")
         }
     }
 
     /// Resolves a key written by `.implements` with its target.
     private func resolve<T>(
-        _ alias: Alias, as key: Key, arguments: Any?, site: SourceLocation?, in resolution: Resolution
+        _ alias: Alias, as key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
         let value = try alias.target.resolveErased(as: key, from: self, arguments: arguments, site: site, in: resolution)
         guard let converted = value as? T else {
@@ -294,16 +407,16 @@ extension Resolver {
     /// (called without arguments), or, for an Optional request, its wrapped type (nil when that is
     /// missing too).
     private func resolveMissing<T>(
-        _ key: Key, arguments: Any?, site: SourceLocation?, in resolution: Resolution
-    ) throws(ResolutionError) -> T? {
+        _ key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> T {
         if key.arguments == nil,
             let optionalArgument = registryLock.withReadLock(resolution.stripe, { optionalArgumentProvider(for: key) })
-                as? Provider<T>
         {
-            return try resolve(optionalArgument.key, provider: optionalArgument, site: site, in: resolution)
+            return try Resolver.resolve(
+                optionalArgument.key, from: self, provider: optionalArgument, site: site, in: resolution)
         }
-        guard let optional = T.self as? any OptionalResolvable.Type else { return nil }
-        return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as? T
+        guard let optional = T.self as? any OptionalResolvable.Type else { throw .notRegistered }
+        return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as! T
     }
 
     /// The error of a main-actor-bound registration resolved off the main actor; a `verify()`
@@ -355,16 +468,20 @@ extension Resolver {
 /// registered.
 protocol OptionalResolvable {
     static func resolveWrapped(
-        _ key: Key, arguments: Any?, in resolver: Resolver, site: SourceLocation?
+        _ key: Key, arguments: Arguments?, in resolver: Resolver, site: SourceLocation?
     ) throws(ResolutionError) -> Any
 }
 
 extension Optional: OptionalResolvable {
     static func resolveWrapped(
-        _ key: Key, arguments: Any?, in resolver: Resolver, site: SourceLocation?
+        _ key: Key, arguments: Arguments?, in resolver: Resolver, site: SourceLocation?
     ) throws(ResolutionError) -> Any {
-        let value: Wrapped? = try resolver.resolve(
-            key.with(type: Wrapped.self), arguments: arguments, site: site, in: .current)
-        return value as Any
+        do throws(ResolutionError) {
+            let value: Wrapped = try Resolver.resolve(
+                key.with(type: Wrapped.self), from: resolver, arguments: arguments, site: site, in: .current)
+            return Wrapped?.some(value) as Any
+        } catch where error.isNotRegistered {
+            return Wrapped?.none as Any
+        }
     }
 }

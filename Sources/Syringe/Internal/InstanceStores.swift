@@ -1,20 +1,21 @@
 /// How one registration keeps the instances it builds: one small store per lifetime, chosen when
-/// the registration is made (``make(for:)``) and replaced whole when its lifetime changes.
+/// the registration is made (``make(for:)``) and replaced whole when its lifetime changes. The base
+/// class is ``Lifetime/transient``: nothing is kept.
 ///
 /// A store is guarded by ``registryLock`` (read under the read lock, changed under the write
 /// lock) and never runs user code: whatever it stops keeping goes to the caller's ``Leftovers``,
-/// released once the lock is gone. A test container keeps an ``emptyCopy()`` of its own. The base
-/// class is ``Lifetime/transient``: nothing is kept.
-class InstanceStore<T> {
+/// released once the lock is gone. A test container keeps an ``emptyCopy()`` of its own. Stores
+/// hold instances boxed (``Kept``), so that they need not know the instances' type.
+class InstanceStore {
     /// Whether an instance outlives the resolution that built it: it is built once however many
     /// threads ask, by the container that owns the registration.
     var sharesInstances: Bool { false }
 
     /// The instance to hand out without building, if one is kept for `resolution`.
-    func instance(for resolution: Resolution) -> T? { nil }
+    func kept(for resolution: Resolution) -> AnyKept? { nil }
 
     /// Keeps a new instance built for `resolution` by a resolution from `container`.
-    func keep(_ value: T, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers) {}
+    func keep(_ instance: AnyKept, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers) {}
 
     /// Forgets the kept instance (`dropCached`).
     func drop(into leftovers: inout Leftovers) {}
@@ -24,7 +25,7 @@ class InstanceStore<T> {
     var isCopiedPerContainer: Bool { false }
 
     /// An empty store of the same lifetime, for a test container's own instances.
-    func emptyCopy() -> InstanceStore<T> { self }
+    func emptyCopy() -> InstanceStore { self }
 
     /// The lifetime, as messages and the dependency graph name it.
     var lifetimeDescription: String { "transient" }
@@ -39,7 +40,7 @@ class InstanceStore<T> {
     var keptInstance: Any? { nil }
 
     /// The store for `lifetime`.
-    static func make(for lifetime: Lifetime) -> InstanceStore<T> {
+    static func make(for lifetime: Lifetime) -> InstanceStore {
         switch lifetime {
         case .transient: InstanceStore()
         case .graph: GraphStore()
@@ -51,7 +52,7 @@ class InstanceStore<T> {
     }
 
     /// The store for a registration in `scope`, by the scope's retention.
-    static func scoped(_ scope: any Scope.Type) -> InstanceStore<T> {
+    static func scoped(_ scope: any Scope.Type) -> InstanceStore {
         switch scope.retention {
         case .weak: WeakStore(scope: ObjectIdentifier(scope))
         case .strong: SingletonStore("scoped (strong)", scope: ObjectIdentifier(scope))
@@ -59,14 +60,38 @@ class InstanceStore<T> {
     }
 }
 
-/// ``Lifetime/graph``: one instance per top-level resolution, kept in its ``GraphScope``.
-final class GraphStore<T>: InstanceStore<T> {
-    override func instance(for resolution: Resolution) -> T? {
-        resolution.graph.instance(for: self) as? T
+/// An instance, boxed: what stores keep.
+class AnyKept {
+    /// The instance.
+    var value: Any { fatalError("abstract") }
+    /// The class instance the value is, if it can be held weakly.
+    var object: AnyObject? { fatalError("abstract") }
+    /// The instance `object` is, boxed again (`object` is a value this box's type kept once).
+    class func rebox(_ object: AnyObject) -> AnyKept { fatalError("abstract") }
+}
+
+final class Kept<T>: AnyKept {
+    let instance: T
+
+    init(_ instance: T) {
+        self.instance = instance
     }
 
-    override func keep(_ value: T, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers) {
-        resolution.keepInGraph(value, for: self)
+    override var value: Any { instance }
+    override var object: AnyObject? { classInstance(of: instance) }
+    override class func rebox(_ object: AnyObject) -> AnyKept { Kept(object as! T) }
+}
+
+/// ``Lifetime/graph``: one instance per top-level resolution, kept in its ``GraphScope``.
+final class GraphStore: InstanceStore {
+    override func kept(for resolution: Resolution) -> AnyKept? {
+        resolution.graph.instance(for: self)
+    }
+
+    override func keep(
+        _ instance: AnyKept, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
+    ) {
+        resolution.keepInGraph(instance, for: self)
     }
 
     override var lifetimeDescription: String { "graph" }
@@ -74,42 +99,44 @@ final class GraphStore<T>: InstanceStore<T> {
 
 /// ``Lifetime/singleton``: one instance, kept strongly until dropped. Named caches and strong
 /// scopes are singletons that answer to a scope.
-class SingletonStore<T>: InstanceStore<T> {
-    private(set) var value: T?
+class SingletonStore: InstanceStore {
+    @exclusivity(unchecked) private(set) var instance: AnyKept?
     private let name: String
     private let scopeID: ObjectIdentifier?
 
-    init(_ name: String = "singleton", scope: ObjectIdentifier? = nil, value: T? = nil) {
+    init(_ name: String = "singleton", scope: ObjectIdentifier? = nil, instance: AnyKept? = nil) {
         self.name = name
         scopeID = scope
-        self.value = value
+        self.instance = instance
     }
 
     override var sharesInstances: Bool { true }
-    override func instance(for resolution: Resolution) -> T? { value }
+    override func kept(for resolution: Resolution) -> AnyKept? { instance }
 
-    override func keep(_ value: T, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers) {
-        leftovers.append(self.value)
-        self.value = value
+    override func keep(
+        _ instance: AnyKept, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
+    ) {
+        leftovers.append(self.instance)
+        self.instance = instance
     }
 
     override func drop(into leftovers: inout Leftovers) {
-        leftovers.append(value)
-        value = nil
+        leftovers.append(instance)
+        instance = nil
     }
 
     override var isCopiedPerContainer: Bool { true }
-    override func emptyCopy() -> InstanceStore<T> { SingletonStore(name, scope: scopeID) }
+    override func emptyCopy() -> InstanceStore { SingletonStore(name, scope: scopeID) }
     override var lifetimeDescription: String { name }
     override var scope: ObjectIdentifier? { scopeID }
-    override var keptInstance: Any? { value }
+    override var keptInstance: Any? { instance?.value }
 }
 
 /// `registerSingleton(_:)`: the instance given is the registration itself, shared by every
 /// container that reaches it (test containers included) and never dropped.
-final class FixedInstanceStore<T>: SingletonStore<T> {
-    init(_ instance: T) {
-        super.init("singleton (instance)", value: instance)
+final class FixedInstanceStore: SingletonStore {
+    init(_ instance: AnyKept) {
+        super.init("singleton (instance)", instance: instance)
     }
 
     override func drop(into leftovers: inout Leftovers) {}
@@ -118,7 +145,7 @@ final class FixedInstanceStore<T>: SingletonStore<T> {
 
 /// ``Lifetime/timeToLive(_:)``: a singleton built again on the first resolution after it has
 /// lived `duration`.
-final class TimeToLiveStore<T>: SingletonStore<T> {
+final class TimeToLiveStore: SingletonStore {
     private let duration: Duration
     private var expiry = ContinuousClock.now
 
@@ -127,24 +154,28 @@ final class TimeToLiveStore<T>: SingletonStore<T> {
         super.init("time to live \(duration)")
     }
 
-    override func instance(for resolution: Resolution) -> T? {
-        ContinuousClock.now < expiry ? value : nil
+    override func kept(for resolution: Resolution) -> AnyKept? {
+        ContinuousClock.now < expiry ? instance : nil
     }
 
-    override func keep(_ value: T, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers) {
-        super.keep(value, for: resolution, from: container, leftovers: &leftovers)
+    override func keep(
+        _ instance: AnyKept, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
+    ) {
+        super.keep(instance, for: resolution, from: container, leftovers: &leftovers)
         expiry = ContinuousClock.now.advanced(by: duration)
     }
 
-    override func emptyCopy() -> InstanceStore<T> { TimeToLiveStore(duration: duration) }
+    override func emptyCopy() -> InstanceStore { TimeToLiveStore(duration: duration) }
 }
 
 /// ``Lifetime/weak``, and scopes of ``ScopeRetention/weak`` retention: the instance is shared
 /// while something else holds it (or a ``ScopeHandle`` of its scope is open).
 ///
 /// A value that is not a class instance cannot be held weakly: each resolution builds a new one.
-final class WeakStore<T>: InstanceStore<T> {
+final class WeakStore: InstanceStore {
     private weak var object: AnyObject?
+    /// The box the instance came in, to box it again for each resolution that finds it.
+    private var boxType: AnyKept.Type?
     private let scopeID: ObjectIdentifier?
 
     init(scope: ObjectIdentifier? = nil) {
@@ -153,17 +184,21 @@ final class WeakStore<T>: InstanceStore<T> {
 
     override var sharesInstances: Bool { true }
 
-    override func instance(for resolution: Resolution) -> T? {
-        object.map { $0 as! T }
+    override func kept(for resolution: Resolution) -> AnyKept? {
+        guard let object, let boxType else { return nil }
+        return boxType.rebox(object)
     }
 
-    override func keep(_ value: T, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers) {
-        guard let instance = classInstance(of: value) else {
+    override func keep(
+        _ instance: AnyKept, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
+    ) {
+        guard let object = instance.object else {
             resolution.verification?.noteNotHeldWeakly(lifetime: lifetimeDescription, resolution: resolution)
             return
         }
-        object = instance
-        if let scopeID { container.retainInOpenScopes(instance, scope: scopeID) }
+        self.object = object
+        boxType = type(of: instance)
+        if let scopeID { container.retainInOpenScopes(object, scope: scopeID) }
     }
 
     override func drop(into leftovers: inout Leftovers) {
@@ -172,7 +207,7 @@ final class WeakStore<T>: InstanceStore<T> {
     }
 
     override var isCopiedPerContainer: Bool { true }
-    override func emptyCopy() -> InstanceStore<T> { WeakStore(scope: scopeID) }
+    override func emptyCopy() -> InstanceStore { WeakStore(scope: scopeID) }
     override var lifetimeDescription: String { scopeID == nil ? "weak" : "scoped" }
     override var scope: ObjectIdentifier? { scopeID }
     override var isWeaklyScoped: Bool { scopeID != nil }

@@ -50,11 +50,21 @@ struct Key: Hashable, @unchecked Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(type))
-        if let qualifier { hasher.combine(ObjectIdentifier(qualifier)) }
-        if let scope { hasher.combine(ObjectIdentifier(scope)) }
-        if let name { hasher.combine(name) }
-        if let arguments { hasher.combine(ObjectIdentifier(arguments)) }
+        hasher.combine(_rawHashValue(seed: 0))
+    }
+
+    /// The hash the registries' tables use: the type identities mixed by multiplication, and the
+    /// name's standard hash (which agrees with `String`'s `==` under canonical equivalence). The
+    /// standard hasher over the four type words costs several times as much, and a lookup is a
+    /// large part of a resolution.
+    func _rawHashValue(seed: Int) -> Int {
+        var hash = UInt(bitPattern: seed) ^ UInt(bitPattern: ObjectIdentifier(type))
+        if let qualifier { hash = (hash &* 31) ^ UInt(bitPattern: ObjectIdentifier(qualifier)) }
+        if let scope { hash = (hash &* 37) ^ UInt(bitPattern: ObjectIdentifier(scope)) }
+        if let arguments { hash = (hash &* 41) ^ UInt(bitPattern: ObjectIdentifier(arguments)) }
+        if let name { hash = (hash &* 43) ^ UInt(bitPattern: name.hashValue) }
+        hash = (hash ^ (hash >> 29)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(bitPattern: hash ^ (hash >> 32))
     }
 
     /// The same selectors for another type (used by `.implements`).

@@ -3,7 +3,7 @@
 final class Registry {
     let id: String
     /// The registrations and `.implements` keys, by key.
-    private(set) var bindings: [Key: AnyBinding] = [:]
+    @exclusivity(unchecked) private(set) var bindings: [Key: AnyBinding] = [:]
     /// Registrations with runtime arguments, by their key without arguments: where a call whose
     /// values have other static types looks for one that accepts them.
     private var argumentBindings: [Key: [ObjectIdentifier: AnyBinding]] = [:]
@@ -12,7 +12,7 @@ final class Registry {
     /// The container's own default lifetime; nil follows ``Resolver/globalDefaultLifetime``.
     var defaultLifetime: Lifetime?
     /// Whether `registerAllServices()` still has to run first (only ever true for ``Resolver/main``'s).
-    var bootstrapPending = false
+    @exclusivity(unchecked) var bootstrapPending = false
     var allowsOverrides = true
     /// Where each key was registered before its current binding replaced it, when that was
     /// elsewhere (at most a few sites a key), for `verify()`'s warnings.
@@ -89,48 +89,35 @@ final class Registry {
 
     // MARK: Registries by id
 
-    /// Registries by id, for `Resolver(id:)`; a registry lives while a container uses it. Guarded
-    /// by its own lock, so that creating a container never needs the registry lock.
-    ///
-    /// Entries of registries that are gone are pruned once the map has grown to twice what was
-    /// left after the last pruning, so creating a container costs amortized O(1).
-    nonisolated(unsafe) private static var byID: [String: WeakRegistry] = [:]
-    nonisolated(unsafe) private static var byIDWork = ByIDWork()
-    nonisolated(unsafe) private static var pruneThreshold = 64
+    /// Registries by id, for `Resolver(id:)`, each with how many containers use it: a registry
+    /// leaves the map when the last of them goes. Guarded by their own lock, so that creating a
+    /// container never needs the registry lock. (Strong references: a weakly referenced object
+    /// pays for every retain on the resolution path.)
+    nonisolated(unsafe) private static var byID: [String: (registry: Registry, users: Int)] = [:]
     private static let byIDLock = Lock()
 
-    /// The live registry with `id`, or a new one.
+    /// The registry with `id`, or a new one; ``release(_:)`` when the container goes.
     static func shared(id: String) -> Registry {
         byIDLock.withLock {
-            if let registry = byID[id]?.registry { return registry }
-            let registry = Registry(id: id)
-            byID[id] = WeakRegistry(registry: registry)
-            byIDWork.insertions += 1
-            if byID.count > pruneThreshold {
-                byIDWork.prunedEntriesVisited += byID.count
-                byID = byID.filter { $0.value.registry != nil }
-                pruneThreshold = max(64, 2 * byID.count)
-            }
+            let registry = byID[id]?.registry ?? Registry(id: id)
+            byID[id] = (registry, (byID[id]?.users ?? 0) + 1)
             return registry
         }
     }
 
-    /// What ``shared(id:)`` has done so far, for tests that count its work.
-    struct ByIDWork {
-        var insertions = 0
-        var prunedEntriesVisited = 0
-        var entries = 0
-    }
-
-    static var byIDWorkSoFar: ByIDWork {
-        byIDLock.withLock {
-            var work = byIDWork
-            work.entries = byID.count
-            return work
+    /// Ends a container's use of the registry it got from ``shared(id:)``.
+    static func release(_ registry: Registry) {
+        let removed: Registry? = byIDLock.withLock {
+            guard let entry = byID[registry.id], entry.registry === registry else { return nil }
+            guard entry.users == 1 else {
+                byID[registry.id] = (registry, entry.users - 1)
+                return nil
+            }
+            return byID.removeValue(forKey: registry.id)?.registry
         }
+        withExtendedLifetime(removed) {}  // released after the lock, with whatever it kept
     }
-}
 
-struct WeakRegistry {
-    weak var registry: Registry?
+    /// How many registries the map holds, for tests.
+    static var sharedCount: Int { byIDLock.withLock { byID.count } }
 }

@@ -172,7 +172,11 @@ final class VerificationRun: @unchecked Sendable {
             owner: items[current].owner,
             build: { sandbox throws(ResolutionError) in
                 guard let explicit else {
-                    let _: T = try sandbox.resolveOrThrow(key, site: site, in: .current)
+                    do throws(ResolutionError) {
+                        let _: T = try Resolver.resolve(key, from: sandbox, site: site, in: .current)
+                    } catch {
+                        throw error.isNotRegistered ? sandbox.missingError(for: key, site: site) : error
+                    }
                     return
                 }
                 guard explicit.isRegisteredKey(key) else { throw explicit.missingError(for: key, site: site, path: []) }
@@ -204,7 +208,7 @@ final class VerificationRun: @unchecked Sendable {
 
     /// Notes that the registration being built has a weak lifetime and built a value type.
     func noteNotHeldWeakly(lifetime: String, resolution: Resolution) {
-        if let key = resolution.frames.last?.key { notHeldWeakly[key] = lifetime }
+        if let key = resolution.innermostFrame?.key { notHeldWeakly[key] = lifetime }
     }
 }
 

@@ -115,7 +115,6 @@ extension Inject: Sendable where T: Sendable {}
 extension InjectionRequest {
     /// Resolves from the explicit container, or from the current one.
     func resolveNow<T>() -> T {
-        if let container { return container.resolveOrTrap(key, site: site, isolation: isolation) }
-        return Resolver.resolveFromCurrent(key, site: site, isolation: isolation)
+        Resolver.resolveOrTrap(key, from: container, site: site, isolation: isolation)
     }
 }

@@ -33,7 +33,7 @@ struct InjectionRequest: @unchecked Sendable {
     }
 
     func resolve<T>(in resolver: Resolver) -> T {
-        resolver.resolveOrTrap(key, site: site, isolation: isolation)
+        Resolver.resolveOrTrap(key, from: resolver, site: site, isolation: isolation)
     }
 
     func optional<T>(in resolver: Resolver) -> T? {
