@@ -35,7 +35,7 @@ extension Resolution {
                 try step.run()
             } catch {
                 let failure = ResolutionError(
-                    error, key: step.frame.key, path: path, container: step.container, site: step.frame.site)
+                    error, key: step.frame.provider.key, path: path, container: step.container, site: step.frame.site)
                 leave()
                 settlePendingCompletions(succeeded: false)
                 throw failure

@@ -25,47 +25,91 @@ extension Resolver {
     /// (registrations with arguments that resolve themselves are not caught as cycles).
     static let maximumDepth = 200
 
-    /// What the locked look at the registrations decided.
-    enum Plan {
-        /// An instance kept for this resolution: the whole of it.
-        case kept(AnyKept)
-        /// Build one with a registration that keeps nothing and has no `initCompleted` step: the
-        /// factory's value is the whole of it.
-        case transient(AnyProvider)
-        /// Build one.
-        case build(Build)
-        /// A key written by `.implements`: its target builds.
-        case alias(Alias)
-        case missing
-        case offMainActor(AnyProvider)
-        /// A `verify()` run resolves in its own container instead (``VerificationRun/replacement(for:)``).
-        case redirect(Resolver)
-        /// A static call, while a `withContainer` binding may apply: the task-local value decides.
-        case unbound
-        /// Settled inside ``plan(_:provider:in:)``, which looks again: `registerAllServices()` must
-        /// run first; a test container needs its own copy of the store first.
-        case bootstrap
-        case copy(AnyProvider, into: Resolver)
+    /// What the look at the registrations decided, under the read lock.
+    ///
+    /// A trivial value, so that it passes from the lock to the build without being counted again:
+    /// what it refers to is retained once while the lock is held (another thread may replace a
+    /// registration, its store or the root meanwhile) and given up once. The spine of
+    /// ``resolve(_:from:provider:arguments:site:in:)`` takes the subject and the resolver; a
+    /// build's store and steps are given up by ``finish(_:_:with:in:)``, ``failed(_:with:key:site:in:)``
+    /// or ``start(_:_:key:site:in:)`` when it ends the resolution. (An enum with class payloads was
+    /// copied and counted again on the way: callgrind, a transient resolution, 1,509 instructions
+    /// and 9 retains; N and 4 with this.)
+    struct Plan {
+        enum Kind {
+            /// An instance kept for this resolution (`subject`, an ``AnyKept``): the whole of it.
+            case kept
+            /// Build one with a registration (`subject`) that keeps nothing and has no
+            /// `initCompleted` step: the factory's value is the whole of it.
+            case transient
+            /// Build one with the registration (`subject`) and keep it in `store`.
+            case build
+            /// A key written by `.implements` (`subject`, an ``Alias``): its target builds.
+            case alias
+            case missing
+            /// A main-actor-bound registration (`subject`) reached off the main actor.
+            case offMainActor
+            /// A `verify()` run resolves in its own container (`subject`) instead
+            /// (``VerificationRun/replacement(for:)``).
+            case redirect
+            /// A static call, while a `withContainer` binding may apply: the task-local value decides.
+            case unbound
+            /// Settled inside ``plan(_:from:provider:in:)``, which looks again: `registerAllServices()`
+            /// must run first (`.bootstrap`); the test container `owner` needs its own copy of the
+            /// store of the registration `subject` first (`.copy`).
+            case bootstrap, copy
+        }
+
+        var kind: Kind
+        /// What the plan is about (see ``Kind``), retained.
+        var subject: Unmanaged<AnyObject>? = nil
+        /// The container resolving, retained; nil for `.kept` and `.unbound`, which need none.
+        var resolver: Unmanaged<Resolver>? = nil
+        /// `.build`: where the instance is kept, retained.
+        var store: Unmanaged<InstanceStore>? = nil
+        /// `.build`: the registration's `initCompleted` steps (a ``Completion``), retained, if any.
+        var completion: Unmanaged<AnyObject>? = nil
+        /// `.build`: the container whose factory runs (and which static calls inside it use): the
+        /// container resolving or one of its ancestors, which it holds.
+        var builder: Unmanaged<Resolver>? = nil
+        /// `.build`: the test container that keeps the instance, if one does; `.copy`: the one that
+        /// needs its own copy of the store.
+        unowned(unsafe) var owner: Resolver? = nil
+        /// `.build`: whether the instance is the registration's first, which decides whether it is
+        /// a ``Singleton`` when its type does not tell.
+        var isFirst = false
+        /// `.build`: whether one thread builds while the others wait: a lifetime that shares its
+        /// instance, or the deciding first instance of a transient one.
+        var isClaimed = false
+
+        init(_ kind: Kind, _ subject: AnyObject? = nil) {
+            self.kind = kind
+            self.subject = subject.map(Unmanaged.passRetained)
+        }
+
+        /// Takes the retained subject (once).
+        @inline(__always)
+        func take<Subject: AnyObject>(_: Subject.Type) -> Subject {
+            unsafeDowncast(subject.unsafelyUnwrapped.takeRetainedValue(), to: Subject.self)
+        }
+
+        /// Gives up a build's store and steps (once), if it has them.
+        @inline(__always)
+        func releaseBuild() {
+            store?.release()
+            completion?.release()
+        }
     }
 
-    /// How to build an instance: what ``plan(_:from:provider:in:)`` read under the read lock. The
-    /// registration and its store are held strongly (another thread may replace them meanwhile); the
-    /// containers are the resolving container or its ancestors, which the resolution holds.
+    /// How to keep an instance once built: what a `.build` plan held, counted as usual, for the
+    /// steps that outlive the build (an `initCompleted` step publishes the instance later).
     struct Build {
         let provider: AnyProvider
         let store: InstanceStore
-        /// The container whose factory runs (and which static calls inside it use).
         unowned(unsafe) let builder: Resolver
-        /// The test container that keeps the instance, if one does.
         unowned(unsafe) let owner: Resolver?
-        /// Whether the instance is the registration's first, which decides whether it is a
-        /// ``Singleton`` when its type does not tell.
         let isFirst: Bool
-        /// Whether one thread builds while the others wait: a lifetime that shares its instance, or
-        /// the deciding first instance of a transient one.
         let isClaimed: Bool
-        /// The registration's `initCompleted` steps (a ``Completion``), if it has any.
-        let completion: AnyObject?
     }
 
     /// Resolves `key` from `container` (nil: ``current``), with `provider` when the caller already
@@ -80,28 +124,20 @@ extension Resolver {
         site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
         // 1. Lookup and plan.
-        let (plan, resolverReference) = self.plan(key, from: container, provider: given, in: resolution)
-        if case .kept(let instance) = plan { return unsafeDowncast(instance, to: Kept<T>.self).instance }
-        let resolver = resolverReference.takeRetainedValue()
-        // 2. Checks, the claim of a build that happens once, and a new frame of the path, whose
-        // container the factory receives.
-        let registration: AnyProvider
-        switch plan {
-        case .transient(let provider):
-            try resolver.check(provider, key: key, site: site, in: resolution)
-            resolution.enter(Frame(key: key, provider: provider, site: site), in: resolver)
-            registration = provider
-        case .build(let build):
-            if let kept = try resolver.start(build, key: key, site: site, in: resolution) {
-                return unsafeDowncast(kept, to: Kept<T>.self).instance
-            }
-            registration = build.provider
-        default:
+        let plan = self.plan(key, from: container, provider: given, in: resolution)
+        if plan.kind == .kept { return plan.take(Kept<T>.self).instance }
+        let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
+        guard plan.kind == .transient || plan.kind == .build else {
             return try resolver.resolveWithoutBuilding(
                 plan, key: key, provider: given, arguments: arguments, site: site, in: resolution)
         }
+        // 2. Checks, the claim of a build that happens once, and a new frame of the path, whose
+        // container the factory receives.
+        let provider = plan.take(Provider<T>.self)
+        if let kept = try resolver.start(plan, provider, key: key, site: site, in: resolution) {
+            return unsafeDowncast(kept, to: Kept<T>.self).instance
+        }
         // 3. Build.
-        let provider = unsafeDowncast(registration, to: Provider<T>.self)
         let value: T
         do {
             // Bound with `if let`: `unsafelyUnwrapped` would hand the closure back at the generic
@@ -117,62 +153,48 @@ extension Resolver {
             throw resolver.failed(plan, with: error, key: key, site: site, in: resolution)
         }
         // 4. Keep, and leave the frame.
-        return try resolver.finish(plan, with: value, in: resolution)
+        guard plan.kind == .build else {
+            try resolution.leaveTransient()
+            return value
+        }
+        return try resolver.finish(plan, provider, with: value, in: resolution)
     }
 
     /// Looks the key (or the given registration) up along the parent chain of `container` (nil:
     /// ``current``) under the read lock, and settles what must happen before a resolution can go on:
-    /// the bootstrap, a test container's own copy of a store. Returns the plan and the container
-    /// resolving, retained for every plan but `.kept` (which needs no container; the root may be
-    /// replaced once the lock is released).
+    /// the bootstrap, a test container's own copy of a store.
     @inline(never)
     static func plan(
         _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution
-    ) -> (Plan, Unmanaged<Resolver>) {
+    ) -> Plan {
         var isNewDependency = false
-        let (plan, resolver) = registryLock.withReadLock(resolution.stripe) { () -> (Plan, Unmanaged<Resolver>?) in
+        let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan in
             // While no binding exists, no task can see one: static calls use the root.
             guard
                 let resolver = container.map(Unmanaged.passUnretained)
                     ?? resolution.container.map(Unmanaged.passUnretained)
                     ?? (Globals.bindingCount == 0 ? Unmanaged.passUnretained(Globals.root) : nil)
-            else { return (.unbound, nil) }
+            else { return Plan(.unbound) }
             isNewDependency = resolution.depth > 0 && resolution.isNewDependency(key)
-            let plan = resolver._withUnsafeGuaranteedRef { $0.lookUp(key, provider: given, in: resolution) }
-            if case .kept = plan { return (plan, resolver) }
-            return (plan, resolver.retain())
+            var plan = resolver._withUnsafeGuaranteedRef { $0.lookUp(key, provider: given, in: resolution) }
+            if plan.kind != .kept { plan.resolver = resolver.retain() }
+            return plan
         }
-        switch plan {
-        case .kept, .transient, .build, .alias, .missing, .offMainActor, .redirect:
-            if isNewDependency { record(key, in: resolution) }
-            return (plan, resolver!)
-        default:
-            return settle(plan, resolver, key: key, provider: given, in: resolution, isNewDependency: isNewDependency)
-        }
-    }
-
-    /// What must happen before a resolution can go on (the bootstrap, a test container's own copy of
-    /// a store, a `verify()` run's own container, the task's container for a static call), then the
-    /// plan made again.
-    @inline(never)
-    private static func settle(
-        _ plan: Plan, _ resolver: Unmanaged<Resolver>?, key: Key, provider given: AnyProvider?,
-        in resolution: Resolution, isNewDependency: Bool
-    ) -> (Plan, Unmanaged<Resolver>) {
         if isNewDependency { record(key, in: resolution) }
-        switch plan {
+        switch plan.kind {
         case .unbound:
             return self.plan(key, from: Resolver.bound ?? Resolver.root, provider: given, in: resolution)
         case .bootstrap:
-            let resolver = resolver!.takeRetainedValue()
+            let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             resolver.bootstrapIfPending(resolution)
             return self.plan(key, from: resolver, provider: given, in: resolution)
-        case .copy(let provider, let owner):
-            let resolver = resolver!.takeRetainedValue()
-            registryLock.withWriteLock { provider.makeCopy(keptBy: owner, leftovers: &$0) }
+        case .copy:
+            let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
+            let provider = plan.take(AnyProvider.self)
+            registryLock.withWriteLock { provider.makeCopy(keptBy: plan.owner!, leftovers: &$0) }
             return self.plan(key, from: resolver, provider: given, in: resolution)
         default:
-            return (plan, resolver!)
+            return plan
         }
     }
 
@@ -188,7 +210,9 @@ extension Resolver {
     /// held, so the walk counts no references (`Unmanaged`): only what the plan keeps is retained.
     @inline(__always)
     fileprivate func lookUp(_ key: Key, provider given: AnyProvider?, in resolution: Resolution) -> Plan {
-        if let run = resolution.verification, let sandbox = run.replacement(for: self) { return .redirect(sandbox) }
+        if let run = resolution.verification, let sandbox = run.replacement(for: self) {
+            return Plan(.redirect, sandbox)
+        }
         var container = Unmanaged.passUnretained(self)
         // The nearest test container on the way, which keeps its own instances.
         var owner: Unmanaged<Resolver>?
@@ -207,7 +231,7 @@ extension Resolver {
                             let provider = unsafeDowncast(binding, to: AnyProvider.self)
                             return plan(provider, in: container, owner: owner?.takeUnretainedValue(), for: resolution)
                         }
-                        return .alias(unsafeDowncast(binding, to: Alias.self))
+                        return Plan(.alias, binding)
                     }
                 }
             }
@@ -216,8 +240,8 @@ extension Resolver {
                 if container.isolatesCache && owner == nil { owner = .passUnretained(container) }
                 return .some(container.parent.map(Unmanaged.passUnretained))
             }
-            guard let next else { return .bootstrap }
-            guard let next else { return .missing }
+            guard let next else { return Plan(.bootstrap) }
+            guard let next else { return Plan(.missing) }
             container = next
         }
     }
@@ -227,63 +251,77 @@ extension Resolver {
     private func plan(
         _ provider: AnyProvider, in container: Resolver, owner: Resolver?, for resolution: Resolution
     ) -> Plan {
-        if provider.isMainActorBound && !resolution.isOnMainActor { return .offMainActor(provider) }
-        guard let store = provider.store(keptBy: owner) else { return .copy(provider, into: owner!) }
-        if !resolution.provisional.isEmpty, let instance = resolution.provisional[ObjectIdentifier(store)] {
-            return .kept(instance)  // built in this resolution, waiting for its `initCompleted` step
+        if provider.isMainActorBound && !resolution.isOnMainActor { return Plan(.offMainActor, provider) }
+        guard let store = owner == nil ? Unmanaged.passUnretained(provider.store) : provider.store(keptBy: owner).map(Unmanaged.passUnretained) else {
+            var plan = Plan(.copy, provider)
+            plan.owner = owner
+            return plan
         }
-        if let instance = store.kept(for: resolution) { return .kept(instance) }
-        // A shared instance of a registration is built by the container that owns it, so that a
-        // child's overrides never end up inside it; anything else by the container resolving.
-        let builder = store.sharesInstances && owner == nil ? container : self
+        return store._withUnsafeGuaranteedRef { plan(provider, store: $0, in: container, owner: owner, for: resolution) }
+    }
+
+    /// What a resolution of `provider` with `store` does. Read lock held.
+    @inline(__always)
+    private func plan(
+        _ provider: AnyProvider, store: InstanceStore, in container: Resolver, owner: Resolver?, for resolution: Resolution
+    ) -> Plan {
+        if !resolution.provisional.isEmpty, let instance = resolution.provisional[ObjectIdentifier(store)] {
+            return Plan(.kept, instance)  // built in this resolution, waiting for its `initCompleted` step
+        }
+        if let instance = store.kept(for: resolution) { return Plan(.kept, instance) }
         let isFirst = provider.isMarkerUndecided
         if !isFirst && provider.completion == nil && type(of: store) == InstanceStore.self {
-            return .transient(provider)
+            return Plan(.transient, provider)
         }
-        return .build(
-            Build(
-                provider: provider, store: store, builder: builder, owner: owner, isFirst: isFirst,
-                isClaimed: store.sharesInstances || (isFirst && !(store is GraphStore)), completion: provider.completion))
+        var plan = Plan(.build, provider)
+        plan.store = .passRetained(store)
+        plan.completion = provider.completion.map(Unmanaged.passRetained)
+        // A shared instance of a registration is built by the container that owns it, so that a
+        // child's overrides never end up inside it; anything else by the container resolving.
+        plan.builder = .passUnretained(store.sharesInstances && owner == nil ? container : self)
+        plan.owner = owner
+        plan.isFirst = isFirst
+        plan.isClaimed = store.sharesInstances || (isFirst && !(store is GraphStore))
+        return plan
     }
 
     /// Checks a build (a cycle, the depth, the stack), claims it when it happens once, and enters its
-    /// frame; returns the instance another thread built meanwhile instead, if one did.
+    /// frame; returns the instance another thread built meanwhile instead, if one did. A build that
+    /// ends here gives up its plan.
     @inline(never)
     fileprivate func start(
-        _ build: Build, key: Key, site: SourceLocation?, in resolution: Resolution
+        _ plan: Plan, _ provider: AnyProvider, key: Key, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> AnyKept? {
-        try check(build.provider, key: key, site: site, in: resolution)
-        if build.isClaimed {
-            let claim = Construction.shared.claim(build.store, subject: .instance(key), in: resolution) {
+        if key.arguments == nil && resolution.isBuilding(provider) {
+            plan.releaseBuild()
+            throw ResolutionError(
+                .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
+        }
+        if resolution.depth >= Self.maximumDepth || resolution.isShortOfStack {
+            plan.releaseBuild()
+            throw ResolutionError(.tooDeep, key: key, path: resolution.path, container: self, site: site)
+        }
+        if plan.isClaimed {
+            let store = plan.store.unsafelyUnwrapped.takeUnretainedValue()
+            let claim = Construction.shared.claim(store, subject: .instance(key), in: resolution) {
                 registryLock.withReadLock(resolution.stripe) {
-                    build.provider.store(keptBy: build.owner)?.kept(for: resolution)
+                    provider.store(keptBy: plan.owner)?.kept(for: resolution)
                 }
             }
             switch claim {
             case .claimed: break
-            case .existing(let instance): return instance
+            case .existing(let instance):
+                plan.releaseBuild()
+                return instance
             case .loop(let otherPath, _):
+                plan.releaseBuild()
                 throw ResolutionError(
                     .cycle(of: (otherPath ?? []) + resolution.path + [key]), key: key, path: resolution.path,
                     container: self, site: site)
             }
         }
-        resolution.enter(Frame(key: key, provider: build.provider, site: site), in: build.builder)
+        resolution.enter(Frame(provider: provider, site: site), in: plan.builder ?? .passUnretained(self))
         return nil
-    }
-
-    /// Checks that a build may start: not a cycle, not too deep for the path or the stack.
-    @inline(never)
-    fileprivate func check(
-        _ provider: AnyProvider, key: Key, site: SourceLocation?, in resolution: Resolution
-    ) throws(ResolutionError) {
-        if key.arguments == nil && resolution.isBuilding(provider) {
-            throw ResolutionError(
-                .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
-        }
-        if resolution.depth >= Self.maximumDepth || resolution.isShortOfStack {
-            throw ResolutionError(.tooDeep, key: key, path: resolution.path, container: self, site: site)
-        }
     }
 
     /// Ends a build whose factory threw: the error with its path, and nothing kept.
@@ -295,7 +333,8 @@ extension Resolver {
             error, key: key, path: resolution.path, container: resolution.container ?? self, site: site)
         if resolution.depth == 1 { resolution.settlePendingCompletions(succeeded: false) }
         resolution.leave()
-        if case .build(let build) = plan, build.isClaimed { Construction.shared.abandon(build.store) }
+        if plan.isClaimed { Construction.shared.abandon(plan.store.unsafelyUnwrapped.takeUnretainedValue()) }
+        plan.releaseBuild()
         return failure
     }
 
@@ -303,17 +342,15 @@ extension Resolver {
     /// once they have run) and leaves its frame; the outermost frame runs the steps first. Returns
     /// the instance to hand out.
     @inline(never)
-    fileprivate func finish<T>(_ plan: Plan, with value: T, in resolution: Resolution) throws(ResolutionError) -> T {
+    fileprivate func finish<T>(
+        _ plan: Plan, _ provider: Provider<T>, with value: T, in resolution: Resolution
+    ) throws(ResolutionError) -> T {
         defer { resolution.leave() }
-        guard case .build(let build) = plan else {
-            // A plain transient keeps nothing.
-            if resolution.depth == 1 && !resolution.pendingCompletions.isEmpty {
-                try resolution.runPendingCompletions()
-            }
-            return value
-        }
+        let build = Build(
+            provider: provider, store: plan.store.unsafelyUnwrapped.takeRetainedValue(), builder: plan.builder!.takeUnretainedValue(),
+            owner: plan.owner, isFirst: plan.isFirst, isClaimed: plan.isClaimed)
         let kept: T
-        if let steps = build.completion {
+        if let steps = plan.completion?.takeRetainedValue() {
             kept = keepCompleting(value, build, steps: unsafeDowncast(steps, to: Completion<T>.self), in: resolution)
         } else {
             kept = keep(value, build, isMarked: build.isFirst && value is any Singleton, in: resolution)
@@ -372,22 +409,22 @@ extension Resolver {
         return value
     }
 
-    /// Everything but a build: a kept instance, an alias, a miss, a main-actor registration off the
-    /// main actor, a `verify()` run's own container. Each case in a function of its own keeps this
-    /// frame small: it stays on the stack while an alias's or an Optional's resolution builds.
+    /// Everything but a build: an alias, a miss, a main-actor registration off the main actor, a
+    /// `verify()` run's own container. Each case in a function of its own keeps this frame small:
+    /// it stays on the stack while an alias's or an Optional's resolution builds.
     @inline(never)
     fileprivate func resolveWithoutBuilding<T>(
         _ plan: Plan, key: Key, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?,
         in resolution: Resolution
     ) throws(ResolutionError) -> T {
-        switch plan {
-        case .redirect(let sandbox):
-            try Resolver.resolve(key, from: sandbox, provider: provider, arguments: arguments, site: site, in: resolution)
-        case .alias(let alias): try resolve(alias, as: key, arguments: arguments, site: site, in: resolution)
-        case .missing: try resolveMissing(key, arguments: arguments, site: site, in: resolution)
-        case .offMainActor(let provider): throw offMainActor(provider, key: key, site: site, in: resolution)
-        case .kept, .transient, .build, .bootstrap, .copy, .unbound:
-            preconditionFailure("settled by plan(_:from:provider:in:) and resolve(_:from:provider:arguments:site:in:)")
+        switch plan.kind {
+        case .redirect:
+            try Resolver.resolve(
+                key, from: plan.take(Resolver.self), provider: provider, arguments: arguments, site: site,
+                in: resolution)
+        case .alias: try resolve(plan.take(Alias.self), as: key, arguments: arguments, site: site, in: resolution)
+        case .offMainActor: throw offMainActor(plan.take(AnyProvider.self), key: key, site: site, in: resolution)
+        default: try resolveMissing(key, arguments: arguments, site: site, in: resolution)
         }
     }
 

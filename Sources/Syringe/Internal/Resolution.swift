@@ -18,8 +18,8 @@
 /// for the length of the frame. Pushing, reading and popping frames then counts no references
 /// (callgrind, a transient resolution: N instructions with strong references, M without).
 struct Frame {
-    let key: Key
-    /// The registration being built: a frame with the same one further out is a cycle.
+    /// The registration being built (its key is the frame's place in the path): a frame with the
+    /// same one further out is a cycle.
     unowned(unsafe) let provider: AnyProvider
     let site: SourceLocation?
     /// The container static calls used outside the frame, restored when it is left.
@@ -79,7 +79,7 @@ final class Resolution {
         frames.deallocate()
     }
 
-    var path: [Key] { (0..<depth).map { frames[$0].key } }
+    var path: [Key] { (0..<depth).map { frames[$0].provider.key } }
 
     /// The innermost frame, if a resolution is in progress.
     var innermostFrame: Frame? { depth == 0 ? nil : frames[depth - 1] }
@@ -93,11 +93,25 @@ final class Resolution {
     /// Enters a frame whose factory runs in `container`.
     @inline(__always)
     func enter(_ frame: Frame, in container: Resolver) {
+        enter(frame, in: .passUnretained(container))
+    }
+
+    /// Enters a frame whose factory runs in `container`, which the resolution holds.
+    @inline(__always)
+    func enter(_ frame: Frame, in container: Unmanaged<Resolver>) {
         if depth == frameCapacity { growFrames() }
         (frames + depth).initialize(to: frame)
         frames[depth].outerContainer = self.container
         depth += 1
-        self.container = container
+        self.container = container.takeUnretainedValue()
+    }
+
+    /// Leaves the frame of a transient build, the outermost frame running the `initCompleted` steps
+    /// queued in it first.
+    @inline(never)
+    func leaveTransient() throws(ResolutionError) {
+        defer { leave() }
+        if depth == 1 && !pendingCompletions.isEmpty { try runPendingCompletions() }
     }
 
     /// Leaves the innermost frame, restoring the container of the one outside it. A top-level

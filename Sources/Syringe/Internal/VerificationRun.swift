@@ -208,7 +208,7 @@ final class VerificationRun: @unchecked Sendable {
 
     /// Notes that the registration being built has a weak lifetime and built a value type.
     func noteNotHeldWeakly(lifetime: String, resolution: Resolution) {
-        if let key = resolution.innermostFrame?.key { notHeldWeakly[key] = lifetime }
+        if let key = resolution.innermostFrame?.provider.key { notHeldWeakly[key] = lifetime }
     }
 }
 
