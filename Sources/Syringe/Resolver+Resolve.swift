@@ -40,7 +40,7 @@ extension Resolver {
         do throws(ResolutionError) {
             return try Resolver.resolve(key, from: self, site: site, in: resolution)
         } catch {
-            trap(error.isNotRegistered ? missingError(for: key, site: site, as: T.self) : error)
+            trap(error.isNotRegistered ? missingError(for: key, site: site, as: T.self) : error, calledAt: site)
         }
     }
 
@@ -66,7 +66,8 @@ extension Resolver {
             trap(
                 ResolutionError(
                     .notConvertible(from: Swift.type(of: value as Any)), key: key.with(type: U.self),
-                    path: Resolution.current.path, container: self, site: SourceLocation(file: file, line: line)))
+                    path: Resolution.current.path, container: self, site: SourceLocation(file: file, line: line)),
+                calledAt: SourceLocation(file: file, line: line))
         }
         return converted
     }
@@ -91,7 +92,7 @@ extension Resolver {
                 T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation,
                 file: file, line: line)
         } catch {
-            trap(error)
+            trap(error, calledAt: SourceLocation(file: file, line: line))
         }
     }
 
@@ -115,7 +116,7 @@ extension Resolver {
                 Key(T.self, qualifier: qualifier, scope: scope, name: name),
                 site: SourceLocation(file: file, line: line), isolation: isolation)
         } catch {
-            trap(error)
+            trap(error, calledAt: SourceLocation(file: file, line: line))
         }
     }
 
@@ -140,7 +141,7 @@ extension Resolver {
                 T.self, qualifier: qualifier, name: name, site: SourceLocation(file: file, line: line),
                 isolation: isolation, first, repeat each rest)
         } catch {
-            trap(error)
+            trap(error, calledAt: SourceLocation(file: file, line: line))
         }
     }
 
@@ -276,7 +277,7 @@ extension Resolver {
                 }
                 return converted
             } catch {
-                trap(error)
+                trap(error, calledAt: site)
             }
         }
     }
@@ -311,7 +312,7 @@ extension Resolver {
         do {
             let value: T = try Resolver.resolve(key, from: self, arguments: arguments, site: site, in: resolution)
             return value
-        } catch where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth) {
+        } catch  where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth) {
             return nil
         }
     }
@@ -327,7 +328,9 @@ extension Resolver {
             do throws(ResolutionError) {
                 return try Resolver.resolve(key, from: container, site: site, in: resolution)
             } catch {
-                trap(error.isNotRegistered ? missingError(for: key, from: container, site: site, as: T.self) : error)
+                trap(
+                    error.isNotRegistered ? missingError(for: key, from: container, site: site, as: T.self) : error,
+                    calledAt: site)
             }
         }
     }

@@ -70,7 +70,7 @@ enum CrashStop: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    private static let factoryLine = #line + 6
+    static let factoryLine = #line + 6
     private func makeContainer() -> Resolver {
         let r = Resolver()
         r.register(arguments: String.self) { CrashArgs($0) }
@@ -80,12 +80,13 @@ enum CrashStop: String, Codable, Sendable, CaseIterable {
         return r
     }
 
-    /// The line the stop is reported at: the call's, the factory's that asked, or the wrapper's.
+    /// The line the stop is reported at: the call's that began the resolution (also for a miss in
+    /// a factory further down, whose line the message names), or the wrapper's.
     var line: Int {
         switch self {
         case .arguments: Self.firstCallLine
         case .cast: Self.firstCallLine + 1
-        case .nestedResolve: Self.factoryLine
+        case .nestedResolve: Self.firstCallLine + 2
         case .weakInject: CrashWeakShapeHolder.injectLine
         case .lazyInject: CrashLazyHolder.injectLine
         }
@@ -99,6 +100,48 @@ enum CrashStop: String, Codable, Sendable, CaseIterable {
         case .nestedResolve: "no registration for CrashInner"
         case .weakInject: "a weakly held CrashShape"
         case .lazyInject: "the @LazyInject property declared at"
+        }
+    }
+}
+
+/// A miss found while resolving a dependency further down: the forms that begin a resolution of
+/// an autoregistered type or of a registered factory, one of whose dependencies is missing.
+enum CrashBegin: String, Codable, Sendable, CaseIterable {
+    case resolve, optional, resolveAll, registeredOptional, registeredResolveAll, staticResolve
+
+    /// The line of `.resolve`'s call in `run()`; each later case's call follows on the next line.
+    private static let firstCallLine = #line + 6
+    func run() {
+        let r = Resolver()
+        register(in: r)
+        Resolver.root = r
+        switch self {
+        case .resolve: let _: CrashOuter = r.resolve()
+        case .optional: _ = r.optional(CrashOuter.self)
+        case .resolveAll: _ = r.resolveAll(CrashOuter.self)
+        case .registeredOptional: _ = r.optional(CrashTop.self)
+        case .registeredResolveAll: _ = r.resolveAll(CrashTop.self)
+        case .staticResolve: let _: CrashOuter = Resolver.resolve()
+        }
+    }
+
+    private static let autoregisterLine = #line + 3
+    private static let factoryLine = #line + 3
+    private func register(in r: Resolver) {
+        r.autoregister(CrashOuter.init(inner:))
+        r.register { CrashTop(outer: CrashOuter(inner: $0.resolve())) }
+    }
+
+    /// Where the program stops: the call that began the resolution.
+    var stopLine: Int {
+        Self.firstCallLine + Self.allCases.firstIndex(of: self)!
+    }
+
+    /// The line the message names: the one that asked for the missing dependency.
+    var requestLine: Int {
+        switch self {
+        case .registeredOptional, .registeredResolveAll: Self.factoryLine
+        default: Self.autoregisterLine
         }
     }
 }
@@ -324,8 +367,9 @@ private func crashStop(at line: Int) -> String {
 
     // MARK: Where a stop is reported
 
-    /// The argument and cast forms stop at their call, a nested `$0.resolve()` in the factory that
-    /// asked, and the weak and lazy wrappers at their declaration.
+    /// The argument and cast forms stop at their call, a nested `$0.resolve()` in a factory at the
+    /// call that began the resolution (naming the factory's line), and the weak and lazy wrappers at
+    /// their declaration.
     @Test(arguments: CrashStop.allCases)
     func stopIsReportedWhereTheValueWasAskedFor(stop: CrashStop) async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [stop] in
@@ -334,6 +378,23 @@ private func crashStop(at line: Int) -> String {
         }
         let text = fxStderr(result)
         #expect(text.contains(crashStop(at: stop.line) + stop.message), "\(text)")
+        if stop == .nestedResolve {
+            #expect(text.contains("requested at SyringeTests/CrashTests.swift:\(CrashStop.factoryLine)\n"), "\(text)")
+        }
+    }
+
+    /// A miss below an autoregistered type or a registered factory stops at the `resolve()`,
+    /// `optional()` or `resolveAll()` call that began the resolution, and the message names the
+    /// line that asked for the missing dependency.
+    @Test(arguments: CrashBegin.allCases)
+    func aMissFurtherDownStopsWhereTheResolutionBegan(begin: CrashBegin) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [begin] in
+            fxStartWatchdog()
+            begin.run()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains(crashStop(at: begin.stopLine) + "no registration for CrashInner\n"), "\(text)")
+        #expect(text.contains("requested at SyringeTests/CrashTests.swift:\(begin.requestLine)\n"), "\(text)")
     }
 
     @Test func correctResolutionDoesNotStop() async {

@@ -1078,14 +1078,17 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     + "msg-duplicate-qualified\n"))
     }
 
+    /// The stop is reported at the `resolve()` that began the resolution; the message names the
+    /// declaration of the `@Inject` property that asked for the missing registration.
     @Test func injectNamesItsDeclarationSite() async {
+        let resolveLine = #line + 1  // an exit test's body reports the line of `#expect`
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let r = Resolver(id: "msg-inject-site")
             r.register { MsgSiteHolder() }
             _ = r.resolve(MsgSiteHolder.self)
         }
         let expected = lines(
-            "\(msgFile):\(MsgSiteHolder.injectLine): Fatal error: Syringe: no registration for MsgMissing",
+            "\(msgFile):\(resolveLine): Fatal error: Syringe: no registration for MsgMissing",
             "  while resolving MsgSiteHolder → MsgMissing",
             "  in container msg-inject-site",
             requestedAt(MsgSiteHolder.injectLine),

@@ -178,11 +178,15 @@ extension ResolutionError.Reason {
     static func cycle(of keys: [Key]) -> Self { .cycle(keys.map(\.shortDescription)) }
 }
 
-/// Stops the program with a resolution error's message, reported at the line that asked for the
-/// value when the error knows it. In a `verify()` run, the run records it instead.
-func trap(_ error: ResolutionError) -> Never {
-    Resolution.current.stopIfVerifying(error)
-    stop(error.description, at: error.location)
+/// Stops the program with a resolution error's message, reported at the line that began the
+/// resolution: the outermost `resolve()`, `optional()` or `resolveAll()` call (or property wrapper)
+/// in progress on this thread, else `site`, the call that failed. The message names the line that
+/// asked for what failed (``ResolutionError/site``), when that is another. In a `verify()` run,
+/// the run records the error instead.
+func trap(_ error: ResolutionError, calledAt site: SourceLocation? = nil) -> Never {
+    let resolution = Resolution.current
+    resolution.stopIfVerifying(error)
+    stop(error.description, at: resolution.outermostSite ?? site ?? error.location)
 }
 
 /// Stops the program with `message`, reported at `site` (as `Module/File.swift:12: Fatal error: …`)

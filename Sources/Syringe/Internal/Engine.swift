@@ -252,18 +252,24 @@ extension Resolver {
         _ provider: AnyProvider, in container: Resolver, owner: Resolver?, for resolution: Resolution
     ) -> Plan {
         if provider.isMainActorBound && !resolution.isOnMainActor { return Plan(.offMainActor, provider) }
-        guard let store = owner == nil ? Unmanaged.passUnretained(provider.store) : provider.store(keptBy: owner).map(Unmanaged.passUnretained) else {
+        guard
+            let store = owner == nil
+                ? Unmanaged.passUnretained(provider.store) : provider.store(keptBy: owner).map(Unmanaged.passUnretained)
+        else {
             var plan = Plan(.copy, provider)
             plan.owner = owner
             return plan
         }
-        return store._withUnsafeGuaranteedRef { plan(provider, store: $0, in: container, owner: owner, for: resolution) }
+        return store._withUnsafeGuaranteedRef {
+            plan(provider, store: $0, in: container, owner: owner, for: resolution)
+        }
     }
 
     /// What a resolution of `provider` with `store` does. Read lock held.
     @inline(__always)
     private func plan(
-        _ provider: AnyProvider, store: InstanceStore, in container: Resolver, owner: Resolver?, for resolution: Resolution
+        _ provider: AnyProvider, store: InstanceStore, in container: Resolver, owner: Resolver?,
+        for resolution: Resolution
     ) -> Plan {
         if !resolution.provisional.isEmpty, let instance = resolution.provisional[ObjectIdentifier(store)] {
             return Plan(.kept, instance)  // built in this resolution, waiting for its `initCompleted` step
@@ -347,7 +353,8 @@ extension Resolver {
     ) throws(ResolutionError) -> T {
         defer { resolution.leave() }
         let build = Build(
-            provider: provider, store: plan.store.unsafelyUnwrapped.takeRetainedValue(), builder: plan.builder!.takeUnretainedValue(),
+            provider: provider, store: plan.store.unsafelyUnwrapped.takeRetainedValue(),
+            builder: plan.builder!.takeUnretainedValue(),
             owner: plan.owner, isFirst: plan.isFirst, isClaimed: plan.isClaimed)
         let kept: T
         if let steps = plan.completion?.takeRetainedValue() {
@@ -432,7 +439,8 @@ extension Resolver {
     private func resolve<T>(
         _ alias: Alias, as key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
-        let value = try alias.target.resolveErased(as: key, from: self, arguments: arguments, site: site, in: resolution)
+        let value = try alias.target.resolveErased(
+            as: key, from: self, arguments: arguments, site: site, in: resolution)
         guard let converted = value as? T else {
             throw ResolutionError(
                 .notConvertible(from: type(of: value)), key: key, path: resolution.path, container: self, site: site)
@@ -517,7 +525,7 @@ extension Optional: OptionalResolvable {
             let value: Wrapped = try Resolver.resolve(
                 key.with(type: Wrapped.self), from: resolver, arguments: arguments, site: site, in: .current)
             return Wrapped?.some(value) as Any
-        } catch where error.isNotRegistered {
+        } catch  where error.isNotRegistered {
             return Wrapped?.none as Any
         }
     }

@@ -90,6 +90,9 @@ final class Resolution {
         return false
     }
 
+    /// Where the outermost resolution in progress was asked for: where a stop inside it is reported.
+    var outermostSite: SourceLocation? { depth > 0 ? frames[0].site : nil }
+
     /// Enters a frame whose factory runs in `container`.
     @inline(__always)
     func enter(_ frame: Frame, in container: Resolver) {

@@ -40,7 +40,7 @@ struct InjectionRequest: @unchecked Sendable {
         do {
             return try resolver.resolveIfRegistered(key, site: site, isolation: isolation)
         } catch {
-            trap(error)
+            trap(error, calledAt: site)
         }
     }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import Syringe
+import Testing
+
+// The first resolution of a registration behaves like every later one, on one thread or many:
+// nothing is built on the side to find out whether a type is a `Singleton`.
+
+protocol FrParentProtocol: AnyObject {}
+protocol FrChildProtocol: AnyObject {}
+
+final class FrParent: FrParentProtocol {
+    var child: FrChildProtocol?
+}
+
+final class FrChild: FrChildProtocol {
+    weak var parent: FrParentProtocol?
+}
+
+/// A transient whose `initCompleted` step resolves its own type.
+final class FrNode {
+    var next: FrNode?
+}
+
+/// Counts its instances.
+final class FrCounted {
+    static let built = FxCounter()
+    init() { Self.built.increment() }
+}
+
+/// Registers Swinject's circular pair: a parent and a child joined through `initCompleted`.
+private func frRegisterCircularPair(in r: Resolver, lifetime: Lifetime) {
+    r.register(FrParentProtocol.self, lifetime: lifetime) { FrParent() }
+        .initCompleted { r, parent in (parent as! FrParent).child = r.resolve(FrChildProtocol.self) }
+    r.register(FrChildProtocol.self, lifetime: lifetime) { FrChild() }
+        .initCompleted { r, child in (child as! FrChild).parent = r.resolve(FrParentProtocol.self) }
+}
+
+@Suite struct FirstResolutionTests {
+    /// Swinject 2.10's `testSynchronizedResolverCanResolveCircularDependencies`, ported: a fresh
+    /// container resolved from 4 threads at once, many times over, never reports a false cycle,
+    /// and each thread's graph is joined up.
+    @Test(arguments: [Lifetime.graph, .weak])
+    func aCircularPairResolvesFromFourThreadsAtOnceOnAFreshContainer(lifetime: Lifetime) {
+        let failures = FxRecorder<String>()
+        for _ in 0..<40 {
+            let r = Resolver()
+            frRegisterCircularPair(in: r, lifetime: lifetime)
+            let finished = fxRunThreads(4) { _ in
+                do {
+                    let parent = try r.tryResolve(FrParentProtocol.self) as! FrParent
+                    let child = parent.child as! FrChild
+                    if child.parent !== parent { failures.append("the child's parent is another parent") }
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            #expect(finished)
+        }
+        #expect(failures.values.isEmpty, "\(failures.values.first ?? "")")
+    }
+
+    /// The same pair resolved from one thread: the reference result the threads must match.
+    @Test(arguments: [Lifetime.graph, .weak])
+    func aCircularPairResolvesFromOneThread(lifetime: Lifetime) throws {
+        let r = Resolver()
+        frRegisterCircularPair(in: r, lifetime: lifetime)
+        let parent = try r.tryResolve(FrParentProtocol.self) as! FrParent
+        #expect((parent.child as! FrChild).parent === parent)
+    }
+
+    /// A transient whose step resolves its own type is a cycle on its first resolution as on every
+    /// later one: the step's resolution fails the same way each time, and on every thread.
+    @Test func aTransientWhoseStepResolvesItselfFailsAlikeEveryTime() {
+        let outcomes = FxRecorder<String>()
+        let r = Resolver()
+        r.register { FrNode() }
+            .initCompleted { (r: Resolver, node: FrNode) in
+                do {
+                    node.next = try r.tryResolve()
+                    outcomes.append(node.next === node ? "itself" : "another node")
+                } catch {
+                    outcomes.append((error as? ResolutionError)?.reason.isCycle == true ? "cycle" : "\(error)")
+                }
+            }
+        for _ in 0..<3 {
+            let node: FrNode = r.resolve()
+            #expect(node.next == nil)
+        }
+        fxRunThreads(4) { _ in
+            let node: FrNode = r.resolve()
+            precondition(node.next == nil)
+        }
+        #expect(outcomes.values == Array(repeating: "cycle", count: 7))
+    }
+
+    /// With a plain `resolve()` in the step, the program stops with the cycle on the first
+    /// resolution, as it would on any later one.
+    @Test func aTransientWhoseStepResolvesItselfStopsOnTheFirstResolution() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            let r = Resolver()
+            r.register { FrNode() }.initCompleted { r, node in node.next = r.resolve() }
+            let _: FrNode = r.resolve()
+        }
+        #expect(fxStderr(result).contains("Syringe: dependency cycle while resolving FrNode"), "\(fxStderr(result))")
+    }
+
+    /// A transient's first instance is built once per resolution, like every later one: nothing is
+    /// built on the side to look for the `Singleton` marker.
+    @Test func aTransientsFirstResolutionBuildsOneInstance() {
+        let r = Resolver()
+        r.register { FrCounted() }
+        let before = FrCounted.built.value
+        let first: FrCounted = r.resolve()
+        #expect(FrCounted.built.value == before + 1)
+        let second: FrCounted = r.resolve()
+        #expect(FrCounted.built.value == before + 2)
+        #expect(first !== second)
+    }
+}
+
+extension ResolutionError.Reason {
+    fileprivate var isCycle: Bool {
+        if case .cycle = self { true } else { false }
+    }
+}
