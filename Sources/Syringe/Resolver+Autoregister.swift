@@ -147,7 +147,8 @@ extension Resolver {
             if let scope {
                 addScoped(key, scope: scope, make: .resolver(make), site: site, isMainActorBound: isMainActorBound)
             } else {
-                addProvider(key, make: .resolver(make), lifetime: lifetime, site: site, isMainActorBound: isMainActorBound)
+                addProvider(
+                    key, make: .resolver(make), lifetime: lifetime, site: site, isMainActorBound: isMainActorBound)
             }
         var keys: [Key] = []
         for type in repeat each dependencies { keys.append(Key(type)) }

@@ -234,7 +234,9 @@ func sdFail(_ message: String) -> Never {
             }
             for level in 0..<100 {
                 r.register(SdLevel.self, name: "\(level)") { resolver in
-                    if level + 1 < 100 { return SdLevel(next: try resolver.tryResolve(SdLevel.self, name: "\(level + 1)")) }
+                    if level + 1 < 100 {
+                        return SdLevel(next: try resolver.tryResolve(SdLevel.self, name: "\(level + 1)"))
+                    }
                     _ = try resolver.tryResolve(SdShared.self)
                     return SdLevel(next: nil)
                 }

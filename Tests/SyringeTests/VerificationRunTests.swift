@@ -209,7 +209,10 @@ private func makeTenFailures(id: String, singletonBuilds: FxCounter = FxCounter(
         }
         r.register { VrFine() }
         let report = r.verify()
-        #expect(report.failures.map(\.path) == [["VrDeep<\"top\">", "VrDeep<\"middle\">"], ["VrDeep<\"middle\">", "VrMissing"]])
+        #expect(
+            report.failures.map(\.path) == [
+                ["VrDeep<\"top\">", "VrDeep<\"middle\">"], ["VrDeep<\"middle\">", "VrMissing"],
+            ])
         #expect(report.failures.first.map { if case .tooDeep = $0.reason { true } else { false } } == true)
         #expect(report.verified == ["VrFine"])
     }

@@ -107,7 +107,8 @@ extension Resolver {
         let run = VerificationRun(sandbox: sandbox)
         for binding in plan.bindings {
             let build = { (sandbox: Resolver) throws(ResolutionError) in
-                _ = try binding.provider.resolveErased(as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
+                _ = try binding.provider.resolveErased(
+                    as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
             }
             run.add(
                 VerificationRun.Item(

@@ -180,7 +180,9 @@ final class Provider<T>: AnyProvider {
     /// Adds an `initCompleted` step after those already set. Write lock held.
     func addCompletion(_ step: @escaping (Resolver, T) throws -> Void) {
         guard let previous = (completion as? Completion<T>)?.run else { return completion = Completion(step) }
-        completion = Completion { try previous($0, $1); try step($0, $1) }
+        completion = Completion {
+            try previous($0, $1); try step($0, $1)
+        }
     }
 
     override func resolveErased(

@@ -194,14 +194,20 @@ func runOnNewThread(_ work: @escaping () -> Void) -> Bool {
     let context = Unmanaged.passRetained(Work(work)).toOpaque()
     #if canImport(Darwin)
         var thread: pthread_t?
-        let status = pthread_create(&thread, &attributes, { Unmanaged<Work>.fromOpaque($0).takeRetainedValue().body()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, &attributes,
+            {
+                Unmanaged<Work>.fromOpaque($0).takeRetainedValue().body()
+                return nil
+            }, context)
     #else
         var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { Unmanaged<Work>.fromOpaque($0!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, &attributes,
+            {
+                Unmanaged<Work>.fromOpaque($0!).takeRetainedValue().body()
+                return nil
+            }, context)
     #endif
     guard status == 0 else {
         Unmanaged<Work>.fromOpaque(context).release()

@@ -129,7 +129,7 @@ final class VerificationRun: @unchecked Sendable {
         do {
             try item.build(sandbox)
             return .built
-        } catch where item.prefix.isEmpty && error.yieldsNothing(for: item.owner, atDepth: 0) {
+        } catch  where item.prefix.isEmpty && error.yieldsNothing(for: item.owner, atDepth: 0) {
             return .built  // a registration that may legitimately yield no value
         } catch {
             if case .offMainActor = error.reason, !lendsMainActor { return .needsMainActor }
