@@ -24,10 +24,10 @@ open class Resolver: @unchecked Sendable {
     final let registry: Registry
     /// Whether this container keeps its own instance of everything it resolves (test containers).
     /// Set before the container is shared.
-    @exclusivity(unchecked) final private(set) var isolatesCache = false
+    final private(set) var isolatesCache = false
     /// A test container's own copies of registrations' stores (``StoreCopy``), by registration.
     /// Guarded by ``registryLock``.
-    @exclusivity(unchecked) final var storeCopies: [ObjectIdentifier: StoreCopy] = [:]
+    final var storeCopies: [ObjectIdentifier: StoreCopy] = [:]
     /// Open ``ScopeHandle``s begun on the container, by scope. Guarded by ``registryLock``.
     final var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// The container misses fall through to.

@@ -19,13 +19,13 @@ class AnyBinding {
     }
 
     /// The registration that builds the instances: itself, or the one an alias serves from.
-    var provider: AnyProvider { aliasTarget ?? unsafeDowncast(self, to: AnyProvider.self) }
+    var provider: AnyProvider { aliasTarget ?? self as! AnyProvider }
 }
 
 /// A key written by `.implements(P.self)`: serves `P` from another registration, sharing its
 /// instances.
 final class Alias: AnyBinding {
-    var target: AnyProvider { aliasTarget.unsafelyUnwrapped }
+    var target: AnyProvider { aliasTarget! }
 
     init(key: Key, target: AnyProvider, site: SourceLocation) {
         super.init(key: key, site: site, aliasTarget: target)
@@ -39,16 +39,16 @@ class AnyProvider: AnyBinding {
     /// Whether the factory is isolated to the main actor, so that every resolution must run there.
     let isMainActorBound: Bool
     /// How the registration keeps its instances.
-    @exclusivity(unchecked) private(set) var store: InstanceStore
+    private(set) var store: InstanceStore
     /// Whether the ``Singleton`` marker is still to be read off the first instance, because the
     /// registered type does not tell (a protocol, a class with subclasses).
-    @exclusivity(unchecked) fileprivate(set) var isMarkerUndecided: Bool
+    fileprivate(set) var isMarkerUndecided: Bool
     /// The `initCompleted` steps (a ``Completion`` of the registered type), if any.
-    @exclusivity(unchecked) fileprivate(set) var completion: AnyObject?
+    fileprivate(set) var completion: AnyObject?
     /// What the factory resolves, known without running it (from `autoregister`).
     var declaredDependencies: [Key]?
     /// The keys the factory was seen resolving, in order: the edges of ``DependencyGraph``.
-    @exclusivity(unchecked) private(set) var observedDependencies: [Key] = []
+    private(set) var observedDependencies: [Key] = []
 
     init(key: Key, site: SourceLocation, registry: Registry, store: InstanceStore, isMainActorBound: Bool) {
         self.registry = registry

@@ -2,8 +2,10 @@
 /// Every field is guarded by ``registryLock``.
 final class Registry {
     let id: String
+    /// The registrations and `.implements` keys, by key: the table lookups read.
+    let table = BindingTable()
     /// The registrations and `.implements` keys, by key.
-    @exclusivity(unchecked) private(set) var bindings: [Key: AnyBinding] = [:]
+    var bindings: [Key: AnyBinding] { table.byKey }
     /// Registrations with runtime arguments, by their key without arguments: where a call whose
     /// values have other static types looks for one that accepts them.
     private var argumentBindings: [Key: [ObjectIdentifier: AnyBinding]] = [:]
@@ -12,7 +14,7 @@ final class Registry {
     /// The container's own default lifetime; nil follows ``Resolver/globalDefaultLifetime``.
     var defaultLifetime: Lifetime?
     /// Whether `registerAllServices()` still has to run first (only ever true for ``Resolver/main``'s).
-    @exclusivity(unchecked) var bootstrapPending = false
+    var bootstrapPending = false
     var allowsOverrides = true
     /// Where each key was registered before its current binding replaced it, when that was
     /// elsewhere (at most a few sites a key), for `verify()`'s warnings.
@@ -28,7 +30,7 @@ final class Registry {
     func bind(_ binding: AnyBinding) -> AnyBinding? {
         Self.sequence += 1
         binding.order = Self.sequence
-        let replaced = bindings.updateValue(binding, forKey: binding.key)
+        let replaced = table.bind(binding)
         if let replaced {
             unindex(replaced)
             if replaced.site != binding.site, replacedSites[binding.key, default: []].count < 3,
@@ -43,7 +45,7 @@ final class Registry {
 
     /// Unbinds `key`, returning what it was bound to. Write lock held.
     func unbind(_ key: Key) -> AnyBinding? {
-        guard let removed = bindings.removeValue(forKey: key) else { return nil }
+        guard let removed = table.unbind(key) else { return nil }
         replacedSites[key] = nil
         unindex(removed)
         return removed

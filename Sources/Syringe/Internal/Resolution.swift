@@ -16,7 +16,8 @@
 ///
 /// The registration and the containers are held unowned: the build in progress keeps them alive
 /// for the length of the frame. Pushing, reading and popping frames then counts no references
-/// (callgrind, a transient resolution: N instructions with strong references, M without).
+/// (callgrind, a static resolution in a release build: transient 1,551 instructions with strong
+/// references, 1,273 without; chain3 5,066 and 4,277).
 struct Frame {
     /// The registration being built (its key is the frame's place in the path): a frame with the
     /// same one further out is a cycle.
@@ -38,14 +39,14 @@ struct Frame {
 /// instances waiting for them, and what the caller's isolation is.
 ///
 /// Only the thread it belongs to touches it (a `verify()` worker included, whose caller waits), so
-/// the fields the resolution path reads skip the run-time exclusivity checks: `@exclusivity(unchecked)`
-/// saves N of M instructions a resolution of a cached singleton (callgrind).
+/// the fields the resolution path reads skip the run-time exclusivity checks (callgrind, a static
+/// resolution in a release build: transient 1,417 → 1,273 instructions, cached singleton 812 → 730).
 final class Resolution {
     /// The stripe of ``registryLock`` this thread reads with.
     let stripe: Int
     /// The frames of the path, outermost first: `depth` of them, in memory of its own, so that
     /// entering and leaving a frame checks no uniqueness and copies nothing (callgrind, a transient
-    /// resolution: N instructions fewer than with an array).
+    /// resolution: 1,365 instructions with an array, 1,273 without; chain3 4,606 and 4,277).
     @exclusivity(unchecked) private var frames = UnsafeMutablePointer<Frame>.allocate(capacity: 16)
     @exclusivity(unchecked) private var frameCapacity = 16
     @exclusivity(unchecked) private(set) var depth = 0
@@ -226,7 +227,8 @@ final class Resolution {
     }
 
     /// Runs `body` with the calling thread's state, which the thread keeps alive: it is handed on
-    /// without reference counting (callgrind, a transient resolution: N instructions fewer).
+    /// without reference counting (callgrind, a static resolution of a cached singleton: 783
+    /// instructions retained, 730 without).
     @inline(__always)
     static func withCurrent<R>(_ body: (Resolution) -> R) -> R {
         let pointer = pthread_getspecific(slot) ?? Unmanaged.passUnretained(makeCurrent()).toOpaque()
