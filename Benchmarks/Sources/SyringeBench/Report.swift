@@ -47,9 +47,23 @@ enum Report {
         return ([line(rows[0]), rule] + rows.dropFirst().map(line)).joined(separator: "\n")
     }
 
-    /// `{"scenarios": {"<scenario>": {"<contender>": {"ns": 12.3, "allocs": 0}}}}`; `allocs` is
-    /// null where allocations cannot be counted (not Linux/glibc).
-    static func json(_ results: Results) -> String {
+    /// The stack a level takes, one row a contender.
+    static func stackTable(_ stack: [(Contender, Int)]) -> String {
+        let syringe = stack.first { $0.0 == .syringe }?.1
+        var lines = ["| contender | bytes/level | syringe ÷ this |", "|-----------|------------:|---------------:|"]
+        for (contender, bytes) in stack {
+            let ratio =
+                contender == .syringe
+                ? "—" : syringe.map { String(format: "%.2f", Double($0) / Double(bytes)) } ?? "n/a"
+            lines.append("| \(contender.rawValue) | \(bytes) | \(ratio) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"scenarios": {"<scenario>": {"<contender>": {"ns": 12.3, "allocs": 0}}}, "stack-per-level":
+    /// {"build": "release", "bytes": {"<contender>": 579}}}`; `allocs` is null where allocations
+    /// cannot be counted (not Linux/glibc).
+    static func json(_ results: Results, stack: [(Contender, Int)]) -> String {
         let scenarios = results.map { scenario, byContender in
             let contenders = Contender.allCases.compactMap { contender -> String? in
                 guard let result = byContender[contender] else { return nil }
@@ -59,7 +73,9 @@ enum Report {
             }
             return "    \"\(scenario.rawValue)\": {\n" + contenders.joined(separator: ",\n") + "\n    }"
         }
-        return "{\n  \"scenarios\": {\n" + scenarios.joined(separator: ",\n") + "\n  }\n}\n"
+        let bytes = stack.map { "\"\($0.0.rawValue)\": \($0.1)" }.joined(separator: ", ")
+        return "{\n  \"scenarios\": {\n" + scenarios.joined(separator: ",\n") + "\n  },\n"
+            + "  \"stack-per-level\": {\"build\": \"\(StackPerLevel.buildMode)\", \"bytes\": {\(bytes)}}\n}\n"
     }
 
     private static func formatNanoseconds(_ value: Double) -> String {

@@ -3,7 +3,8 @@ import Foundation
 // syringe-bench [--quick] [--json PATH] [--only SCENARIO,...] [--contenders NAME,...]
 //
 // Prints one Markdown table: median ns per operation and heap allocations per operation for
-// every contender in every scenario, with Syringe's time divided by each contender's.
+// every contender in every scenario, with Syringe's time divided by each contender's; then the
+// stack one level of a resolution takes, in the build mode of the run.
 // Progress goes to standard error. Timings are reported, never judged.
 
 let usage = """
@@ -80,11 +81,18 @@ print(
         + "ns and heap allocations per operation; syringe ÷ this < 1 means Syringe is faster.")
 print()
 print(Report.table(results))
+let stack = StackPerLevel.measure(contenders)
+print()
+print(
+    "stack-per-level: bytes of stack one level of a resolution takes, \(StackPerLevel.buildMode) build "
+        + "(a chain of \(StackPerLevel.levels) transients; the address of a local in each factory).")
+print()
+print(Report.stackTable(stack))
 progress(String(format: "total %.1f s", Double(now() - started) / 1e9))
 
 if let jsonPath {
     do {
-        try Report.json(results).write(toFile: jsonPath, atomically: true, encoding: .utf8)
+        try Report.json(results, stack: stack).write(toFile: jsonPath, atomically: true, encoding: .utf8)
     } catch {
         fail("cannot write \(jsonPath): \(error)")
     }
