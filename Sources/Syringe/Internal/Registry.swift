@@ -2,10 +2,8 @@
 /// Every field is guarded by ``registryLock``.
 final class Registry {
     let id: String
-    /// The registrations and `.implements` keys, by key: the table lookups read.
-    let table = BindingTable()
     /// The registrations and `.implements` keys, by key.
-    var bindings: [Key: AnyBinding] { table.byKey }
+    let bindings = BindingTable()
     /// Registrations with runtime arguments, by their key without arguments: where a call whose
     /// values have other static types looks for one that accepts them.
     private var argumentBindings: [Key: [ObjectIdentifier: AnyBinding]] = [:]
@@ -30,7 +28,7 @@ final class Registry {
     func bind(_ binding: AnyBinding) -> AnyBinding? {
         Self.sequence += 1
         binding.order = Self.sequence
-        let replaced = table.bind(binding)
+        let replaced = bindings.bind(binding)
         if let replaced {
             unindex(replaced)
             if replaced.site != binding.site, replacedSites[binding.key, default: []].count < 3,
@@ -45,7 +43,7 @@ final class Registry {
 
     /// Unbinds `key`, returning what it was bound to. Write lock held.
     func unbind(_ key: Key) -> AnyBinding? {
-        guard let removed = table.unbind(key) else { return nil }
+        guard let removed = bindings.unbind(key) else { return nil }
         replacedSites[key] = nil
         unindex(removed)
         return removed
