@@ -12,17 +12,17 @@
 
 /// The one path every resolution takes: lookup → plan → build → keep.
 ///
-/// `resolver.resolve()` makes the key and calls ``resolve(_:provider:arguments:site:in:)``, which
-/// reads top to bottom:
-/// 1. Lookup and plan, under the read lock (``plan(_:provider:in:)``): the registration along the
-///    parent chain, and either the instance kept for this resolution (which ends it) or the store
-///    to build in and the container whose factory runs.
-/// 2. Checks: a cycle, the depth, the stack (``start(_:key:site:in:)``).
+/// `resolver.resolve()` makes the key and calls ``resolve(_:from:provider:arguments:site:in:)``,
+/// which reads top to bottom:
+/// 1. Lookup and plan, under the read lock (``plan(_:from:provider:in:)``): the registration along
+///    the parent chain, and either the instance kept for this resolution (which ends it) or the
+///    store to build in and the container whose factory runs.
+/// 2. Checks: a cycle, the depth, the stack (``start(_:_:key:site:in:)``).
 /// 3. Build: a lifetime that shares its instance claims the build (one thread builds, others wait,
 ///    ``Construction``); the factory runs with no lock held, in a new frame of the path, on the
 ///    calling thread. A dependency's `resolve()` inside it starts this path over, one frame deeper.
 /// 4. Keep: the store keeps the instance (shared ones under the write lock); `initCompleted` steps
-///    run before the outermost resolution returns (``finish(_:with:in:)``).
+///    run before the outermost resolution returns (``finish(_:_:with:in:)``).
 ///
 /// The static twins, the property wrappers, `resolveAll()`, `.implements` keys and `verify()`
 /// enter the same function. Only it and what handles the value itself are generic: the plan is

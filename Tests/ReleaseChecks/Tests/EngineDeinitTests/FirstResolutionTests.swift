@@ -1,0 +1,1 @@
+../../../SyringeTests/FirstResolutionTests.swift
