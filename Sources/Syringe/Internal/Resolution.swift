@@ -51,7 +51,9 @@ final class Resolution {
     @exclusivity(unchecked) private var frameCapacity = 16
     @exclusivity(unchecked) private(set) var depth = 0
     /// The container static calls use here: the innermost factory's, or a `withContainer`
-    /// body's on this thread; nil outside both. Unowned: the frame or body that set it keeps it alive.
+    /// body's on this thread; nil outside both. Unowned: the frame or body that set it keeps it
+    /// alive (callgrind, a static resolution: transient 1,300 instructions with a strong reference
+    /// here and in ``Frame/outerContainer``, 1,224 without; chain3 4,434 and 4,128).
     @exclusivity(unchecked) unowned(unsafe) var container: Resolver?
     /// `.graph` instances of the current top-level resolution.
     @exclusivity(unchecked) private(set) var graph = GraphScope()
