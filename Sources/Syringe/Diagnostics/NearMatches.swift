@@ -264,17 +264,3 @@ extension Optional: OptionalType {
     static var wrappedType: Any.Type { Wrapped.self }
     var wrappedAny: Any? { self.map { $0 as Any } }
 }
-
-/// A variable name for a value of the type named `name`: `router` style, lower camel case.
-private func variableName(for name: String) -> String {
-    let base = baseName(name)
-    guard let first = base.first, first.isLetter, base.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-    else { return "value" }
-    let characters = Array(base)
-    var leadingCapitals = 0
-    while leadingCapitals < characters.count, characters[leadingCapitals].isUppercase { leadingCapitals += 1 }
-    // `URLSession` → `urlSession`: keep the capital that starts the next word.
-    let lowered =
-        leadingCapitals > 1 && leadingCapitals < characters.count ? leadingCapitals - 1 : max(leadingCapitals, 1)
-    return characters[..<lowered].map { $0.lowercased() }.joined() + String(characters[lowered...])
-}
