@@ -245,7 +245,8 @@ extension Resolver {
     func addProvider<T>(
         _ key: Key, make: Provider<T>.Factory, lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool
     ) -> Registration<T> {
-        if let refusal = Provider<T>.refusal(of: lifetime, for: key) {
+        let isMarked = Provider<T>.isMarked
+        if let refusal = Provider<T>.refusal(of: lifetime, for: key, isMarked: isMarked) {
             fatalError(refusal, file: site.file, line: site.line)
         }
         // The default lifetime as it is when the registration is made.
@@ -255,8 +256,8 @@ extension Resolver {
                 registry.defaultLifetime ?? Globals.defaultLifetime
             }
         let provider = Provider<T>(
-            key: key, factory: make, store: Provider<T>.initialStore(for: chosen, key: key), site: site,
-            registry: registry, isMainActorBound: isMainActorBound)
+            key: key, factory: make, store: Provider<T>.initialStore(for: chosen, key: key, isMarked: isMarked),
+            site: site, registry: registry, isMainActorBound: isMainActorBound, isMarked: isMarked)
         store(provider)
         return Registration(provider: provider, resolver: self)
     }

@@ -201,11 +201,10 @@ extension Resolver {
         isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
-        if let resolved: T = try resolveIfRegistered(
-            key, arguments: Arguments((first, repeat each rest)), site: site, isolation: isolation)
-        {
-            return resolved
+        let resolved: T? = try Arguments.with((first, repeat each rest)) { arguments throws(ResolutionError) in
+            try resolveIfRegistered(key, arguments: arguments, site: site, isolation: isolation)
         }
+        if let resolved { return resolved }
         // Otherwise a registration whose argument types the values convert to: a protocol or
         // superclass of a value's type, or `A?` for a value of type `A`.
         let candidates = argumentCandidates(for: key)

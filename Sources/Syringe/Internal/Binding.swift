@@ -166,7 +166,7 @@ final class Provider<T>: AnyProvider {
 
     init(
         key: Key, factory: Factory, store: InstanceStore, site: SourceLocation, registry: Registry,
-        isMainActorBound: Bool = false
+        isMainActorBound: Bool = false, isMarked: Bool = isMarked
     ) {
         switch factory {
         case .simple(let make): (simpleFactory, resolvingFactory, argumentFactory) = (make, nil, nil)
@@ -174,7 +174,7 @@ final class Provider<T>: AnyProvider {
         case .arguments(let make): (simpleFactory, resolvingFactory, argumentFactory) = (nil, nil, make)
         }
         super.init(key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound)
-        isMarkerUndecided = !(T.self is any Singleton.Type) && key.arguments == nil
+        isMarkerUndecided = !isMarked && key.arguments == nil
     }
 
     /// Adds an `initCompleted` step after those already set. Write lock held.
@@ -197,7 +197,9 @@ final class Provider<T>: AnyProvider {
         _ values: [Any], from container: Resolver, site: SourceLocation
     ) throws(ResolutionError) -> Any? {
         guard let argumentFactory, let arguments = argumentFactory.converted(values) else { return nil }
-        return try resolveErased(as: key, from: container, arguments: Arguments(arguments), site: site, in: .current)
+        return try Arguments.with(arguments) { arguments throws(ResolutionError) -> Any in
+            try resolveErased(as: key, from: container, arguments: arguments, site: site, in: .current)
+        }
     }
 
     override var acceptsNoArguments: Bool { argumentFactory?.acceptsNoArguments ?? false }
@@ -208,17 +210,20 @@ final class Provider<T>: AnyProvider {
 extension Provider {
     /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
     /// a registration with runtime arguments is transient.
-    static func initialStore(for lifetime: Lifetime, key: Key) -> InstanceStore {
-        if T.self is any Singleton.Type { return SingletonStore() }
+    /// Whether `T` itself is a ``Singleton`` (a run-time conformance check: asked once a registration).
+    static var isMarked: Bool { T.self is any Singleton.Type }
+
+    static func initialStore(for lifetime: Lifetime, key: Key, isMarked: Bool = isMarked) -> InstanceStore {
+        if isMarked { return SingletonStore() }
         return key.arguments == nil ? .make(for: lifetime) : InstanceStore()
     }
 
     /// Why a registration of `key` cannot have `lifetime` (nil: the default), if it cannot.
-    static func refusal(of lifetime: Lifetime?, for key: Key) -> String? {
+    static func refusal(of lifetime: Lifetime?, for key: Key, isMarked: Bool = isMarked) -> String? {
         if key.arguments != nil, let lifetime, lifetime != .transient {
             return Messages.argumentsNotTransient(key, lifetime: lifetime.description)
         }
-        guard T.self is any Singleton.Type else { return nil }
+        guard isMarked else { return nil }
         if key.arguments != nil { return Messages.singletonWithArguments(key) }
         if let lifetime, lifetime != .singleton {
             return Messages.singletonTypeLifetime(key, lifetime: lifetime.description)
@@ -263,17 +268,6 @@ final class StoreCopy {
 
     /// Whether the copy keeps nothing now. Lock held.
     var isEmpty: Bool { store.keptInstance == nil }
-}
-
-/// The runtime arguments of a resolution: their tuple, behind one reference, so that a resolution
-/// without arguments passes a nil pointer (callgrind, a transient resolution: an `Any?` of nil costs
-/// 48 instructions to make and destroy).
-final class Arguments {
-    let values: Any
-
-    init(_ values: Any) {
-        self.values = values
-    }
 }
 
 /// The factory of a registration with runtime arguments, erased over the argument types (which

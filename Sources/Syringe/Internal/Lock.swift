@@ -109,7 +109,7 @@ extension timespec {
 /// to a shared cache line (two threads resolving a singleton scale); a writer locks every
 /// stripe. Reads are resolutions (frequent), writes are registrations and cache updates.
 final class StripedLock: @unchecked Sendable {
-    static let stripeCount = 16
+    static let stripeCount = 8
     /// Bytes between two mutexes: two cache lines.
     private static let stride = 128
     private let base = UnsafeMutableRawPointer.allocate(

@@ -78,9 +78,11 @@ final class Registry {
 
     /// Takes a registration out of the indexes. Write lock held.
     func unindex(_ binding: AnyBinding) {
-        let plain = binding.key.withoutArguments
-        argumentBindings[plain]?[ObjectIdentifier(binding)] = nil
-        if argumentBindings[plain]?.isEmpty == true { argumentBindings[plain] = nil }
+        if binding.key.arguments != nil {
+            let plain = binding.key.withoutArguments
+            argumentBindings[plain]?[ObjectIdentifier(binding)] = nil
+            if argumentBindings[plain]?.isEmpty == true { argumentBindings[plain] = nil }
+        }
         guard let scope = binding.indexedScope else { return }
         binding.indexedScope = nil
         byScope[scope]?[ObjectIdentifier(binding)] = nil
