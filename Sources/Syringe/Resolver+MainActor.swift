@@ -127,8 +127,10 @@ extension Resolver {
     /// ```
     @available(
         *, deprecated,
-        message:
-            "write register { … }: a factory written in @MainActor code, a @MainActor function or a { @MainActor in … } closure makes its registration main-actor-bound"
+        message: """
+            write register { … }: a factory written in @MainActor code, a @MainActor function or a \
+            { @MainActor in … } closure makes its registration main-actor-bound
+            """
     )
     @discardableResult
     public func registerMainActor<T>(
@@ -152,8 +154,10 @@ extension Resolver {
     /// ```
     @available(
         *, deprecated,
-        message:
-            "write Resolver.register { … }: a factory written in @MainActor code, a @MainActor function or a { @MainActor in … } closure makes its registration main-actor-bound"
+        message: """
+            write Resolver.register { … }: a factory written in @MainActor code, a @MainActor function or a \
+            { @MainActor in … } closure makes its registration main-actor-bound
+            """
     )
     @discardableResult
     public static func registerMainActor<T>(

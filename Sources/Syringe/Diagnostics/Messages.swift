@@ -17,7 +17,8 @@ enum Messages {
                 let wrapped = typeName(optional.wrappedType)
                 lines.append(
                     "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built an Optional, "
-                        + "which is a value even when it wraps a class instance; only class instances can be held weakly"
+                        + "which is a value even when it wraps a class instance; "
+                        + "only class instances can be held weakly"
                 )
                 lines.append(
                     "  register \(wrapped) itself with that lifetime (a request for \(wrapped)? resolves it), "
@@ -45,7 +46,8 @@ enum Messages {
         if error.path.count > 1, !isCycle(error.reason) {
             let path =
                 error.path.count > 12
-                ? error.path.prefix(5) + ["… \(error.path.count - 10) more …"] + error.path.suffix(5) : error.path[...]
+                ? error.path.prefix(5) + ["… \(error.path.count - 10) more …"] + error.path.suffix(5)
+                : error.path[...]
             lines.append("  while resolving \(path.joined(separator: " → "))")
         }
         lines.append("  in container \(error.container)")

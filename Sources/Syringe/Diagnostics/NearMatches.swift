@@ -133,7 +133,8 @@ extension Resolver {
             if names[1] != requestedName { requestedTypeName = names[1] }
             if isImplementation(binding) && (servesRequest(binding) || !sharesName(binding)) {
                 hints.append(
-                    "\(names[0]) is registered; to serve \(names[1]) add .implements(\(names[1]).self) to its registration"
+                    "\(names[0]) is registered; to serve \(names[1]) "
+                        + "add .implements(\(names[1]).self) to its registration"
                 )
             } else {
                 hints.append("\(names[0]) is registered, a different type from the \(names[1]) asked for")
@@ -146,7 +147,8 @@ extension Resolver {
         let optional = firstBindingsLocked(limit: limit) { isOptionalOfRequested($0.key.type) }
         for _ in optional.first {
             hints.append(
-                "Optional<\(requestedName)> is registered; resolve it as \(requestedName)? or register \(requestedName) itself"
+                "Optional<\(requestedName)> is registered; "
+                    + "resolve it as \(requestedName)? or register \(requestedName) itself"
             )
         }
         addMore(optional)

@@ -2,7 +2,7 @@
 /// and what to do about it.
 ///
 /// `resolve()` stops the program with this error's ``description``, reported at the line that
-/// asked for the value (``site``); `tryResolve()` throws it.
+/// began the resolution; `tryResolve()` throws it.
 ///
 /// ```swift
 /// do {
@@ -33,7 +33,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         /// `@OptionalInject` give nil instead).
         case producedNil
         /// The resolution reached a point where the program stops with this message (a
-        /// `@LazyInject` cycle, a `@WeakInject` of a value type); only ``Resolver/verify(skipping:providing:isolation:)``
+        /// `@LazyInject` cycle, a `@WeakInject` of a value type); only
+        /// ``Resolver/verify(skipping:providing:isolation:)``
         /// reports it as an error.
         case stopped(String)
     }
@@ -94,10 +95,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// of the `resolve`, `optional`, `tryResolve` or `resolveAll` call or of the property
     /// wrapper's declaration; for a dependency further down the path, the line in the registration
     /// that asked for it (the `autoregister` call, for an autowired initializer). A stop is
-    /// reported at that line. Nil when Syringe itself asked (``Resolver/verify(skipping:providing:isolation:)`` building a
-    /// registration, say).
+    /// reported at the line that began the resolution (the outermost call), which is this one
+    /// unless the failure was found further down. Nil when Syringe itself asked
+    /// (``Resolver/verify(skipping:providing:isolation:)`` building a registration, say).
     public var site: String? { location?.description }
-    /// Where the value was asked for; a stop is reported there.
+    /// Where the value was asked for.
     var location: SourceLocation? { details.location }
     /// The key that failed, for the message.
     var key: Key { details.key }
