@@ -435,8 +435,8 @@ extension Resolver {
     ) throws(ResolutionError) -> T {
         switch plan.kind {
         case .redirect:
-            try Resolver.resolve(
-                key, from: plan.take(Resolver.self), provider: provider, arguments: arguments, site: site,
+            try Resolver.resolveRedirected(
+                key, to: plan.take(Resolver.self), provider: provider, arguments: arguments, site: site,
                 in: resolution)
         case .alias: try resolve(plan.take(Alias.self), as: key, arguments: arguments, site: site, in: resolution)
         case .offMainActor: throw offMainActor(plan.take(AnyProvider.self), key: key, site: site, in: resolution)
@@ -444,7 +444,17 @@ extension Resolver {
         }
     }
 
+    /// Resolves `key` in a `verify()` run's own container instead.
+    @inline(never)
+    private static func resolveRedirected<T>(
+        _ key: Key, to sandbox: Resolver, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?,
+        in resolution: Resolution
+    ) throws(ResolutionError) -> T {
+        try Resolver.resolve(key, from: sandbox, provider: provider, arguments: arguments, site: site, in: resolution)
+    }
+
     /// Resolves a key written by `.implements` with its target.
+    @inline(never)
     private func resolve<T>(
         _ alias: Alias, as key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
@@ -459,18 +469,27 @@ extension Resolver {
 
     /// What serves a key nothing is registered for: a registration whose only argument is Optional
     /// (called without arguments), or, for an Optional request, its wrapped type (nil when that is
-    /// missing too).
+    /// missing too). Each in a frame of its own, kept small: it stays on the stack while what it
+    /// resolves builds.
+    @inline(never)
     private func resolveMissing<T>(
         _ key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
         if key.arguments == nil,
             let optionalArgument = registryLock.withReadLock(resolution.stripe, { optionalArgumentProvider(for: key) })
         {
-            return try Resolver.resolve(
-                optionalArgument.key, from: self, provider: optionalArgument, site: site, in: resolution)
+            return try resolveWithoutArguments(optionalArgument, site: site, in: resolution)
         }
         guard let optional = T.self as? any OptionalResolvable.Type else { throw .notRegistered }
         return try optional.resolveWrapped(key, arguments: arguments, in: self, site: site) as! T
+    }
+
+    /// Resolves a registration whose only argument is Optional without arguments.
+    @inline(never)
+    private func resolveWithoutArguments<T>(
+        _ provider: AnyProvider, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> T {
+        try Resolver.resolve(provider.key, from: self, provider: provider, site: site, in: resolution)
     }
 
     /// The error of a main-actor-bound registration resolved off the main actor; a `verify()`
