@@ -199,7 +199,7 @@ extension Resolver {
     /// The container bound by `withContainer` for the current task, if any.
     static var bound: Resolver? { binding?.container }
 
-    @TaskLocal private static var binding: ContainerBinding?
+    @TaskLocal static var binding: ContainerBinding?
 
     /// Runs `body` with `container` as ``current``: static calls and property wrappers
     /// of objects created inside use it, also inside a factory that opens it.
@@ -224,7 +224,7 @@ extension Resolver {
         let outer = resolution.container
         resolution.container = container
         defer { resolution.container = outer }
-        let binding = ContainerBinding(container)
+        let binding = ContainerBinding(container, enclosing: Self.binding?.asyncStep)
         guard let verification = resolution.verification else {
             return try $binding.withValue(binding) { try body() }
         }
@@ -241,7 +241,7 @@ extension Resolver {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        try await $binding.withValue(ContainerBinding(container)) { try await body() }
+        try await $binding.withValue(ContainerBinding(container, enclosing: binding?.asyncStep)) { try await body() }
     }
 }
 
@@ -256,16 +256,30 @@ enum Globals {
     nonisolated(unsafe) static var defaultLifetime = Lifetime.transient
 }
 
-/// A container bound with `withContainer`, as the task-local value holds it. Tasks started
-/// inside the body keep it (and so the count) alive for as long as they can read it.
+/// A container bound for a task, as the task-local value holds it: by `withContainer`, or by an
+/// async factory's build (``AsyncStep``), which static calls inside it and the synchronous
+/// resolutions it makes continue. Tasks started inside the body keep it (and so the count) alive
+/// for as long as they can read it.
 final class ContainerBinding: @unchecked Sendable {
-    // Unchecked Sendable: `isCounted` is guarded by the registry lock.
+    // Unchecked Sendable: `isCounted` is guarded by the registry lock, the step's graph by its own.
     let container: Resolver
+    /// The async factory's build this binding is made for; nil for `withContainer`.
+    let step: AsyncStep?
+    /// The innermost async build in progress where this binding was made.
+    let enclosingStep: ContainerBinding?
     /// Whether the binding is in ``Globals/State/bindingCount``. Lock held.
     private var isCounted = true
+    /// The outermost step's: the `.graph` instances of its async resolution, made when first
+    /// needed (``withGraph(_:)``).
+    var graph: GraphScope?
 
-    init(_ container: Resolver) {
+    /// The innermost async build this binding is in, if any: the path a resolution continues.
+    var asyncStep: ContainerBinding? { step == nil ? enclosingStep : self }
+
+    init(_ container: Resolver, step: AsyncStep? = nil, enclosing: ContainerBinding? = nil) {
         self.container = container
+        self.step = step
+        enclosingStep = enclosing
         registryLock.withWriteLock { _ in Globals.bindingCount += 1 }
     }
 

@@ -31,6 +31,10 @@ enum Messages {
             }
         case .offMainActor:
             lines.append(offMainActorHeadline(error.requested))
+        case .asyncFactory:
+            lines.append(
+                "Syringe: \(error.requested) has an async factory and no instance built yet; "
+                    + "a synchronous resolve() cannot run it")
         case .producedNil:
             lines.append("Syringe: the factory for \(error.requested) produced nil")
             lines.append(
@@ -235,6 +239,18 @@ enum Messages {
     }
 
     // MARK: Main actor
+
+    /// The fixes for a synchronous resolution that meets an async registration.
+    static func asyncFactorySuggestions(for key: Key, registeredAt site: SourceLocation) -> [String] {
+        let type = typeName(key.type)
+        return [
+            "its factory, registered at \(site), is async: resolve it with "
+                + "`let value: \(type) = await resolver.resolveAsync()` (or tryResolveAsync())",
+            "a singleton, .cached or scoped async registration resolved once with resolveAsync() (at launch, say) "
+                + "is then returned by resolve() and the property wrappers; a transient or .graph one "
+                + "is built by resolveAsync() every time",
+        ]
+    }
 
     static func offMainActorHeadline(_ requested: String) -> String {
         "Syringe: \(requested) is bound to the main actor and was resolved off it"

@@ -31,7 +31,8 @@ extension Resolver {
         }
         withExtendedLifetime(looked) {}
         return ResolutionError(
-            .missing, key: key, path: path ?? resolution.path, container: self, site: site,
+            .missing, key: key, path: path ?? resolution.path.nonEmpty ?? Resolver.asyncPath, container: self,
+            site: site,
             suggestions: nearMatches.hints, requestedTypeName: nearMatches.requestedTypeName)
     }
 

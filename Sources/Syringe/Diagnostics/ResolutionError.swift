@@ -29,6 +29,9 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         case notConvertible(from: Any.Type)
         /// A main-actor-bound registration was resolved off the main actor.
         case offMainActor
+        /// The registration has an `async` factory and no instance kept for this resolution: only
+        /// `resolveAsync()` builds it.
+        case asyncFactory
         /// A registration whose factory may yield no value produced nil (`optional()` and
         /// `@OptionalInject` give nil instead).
         case producedNil

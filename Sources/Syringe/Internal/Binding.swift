@@ -38,6 +38,8 @@ class AnyProvider: AnyBinding {
     unowned let registry: Registry
     /// Whether the factory is isolated to the main actor, so that every resolution must run there.
     let isMainActorBound: Bool
+    /// Whether the factory is `async`, so that only `resolveAsync()` builds its instances.
+    let isAsync: Bool
     /// How the registration keeps its instances.
     private(set) var store: InstanceStore
     /// Whether the ``Singleton`` marker is still to be read off the first instance, because the
@@ -50,10 +52,14 @@ class AnyProvider: AnyBinding {
     /// The keys the factory was seen resolving, in order: the edges of ``DependencyGraph``.
     private(set) var observedDependencies: [Key] = []
 
-    init(key: Key, site: SourceLocation, registry: Registry, store: InstanceStore, isMainActorBound: Bool) {
+    init(
+        key: Key, site: SourceLocation, registry: Registry, store: InstanceStore, isMainActorBound: Bool,
+        isAsync: Bool = false
+    ) {
         self.registry = registry
         self.store = store
         self.isMainActorBound = isMainActorBound
+        self.isAsync = isAsync
         isMarkerUndecided = false
         super.init(key: key, site: site)
     }
@@ -141,6 +147,12 @@ class AnyProvider: AnyBinding {
         as key: Key, from container: Resolver, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> Any { fatalError("abstract") }
 
+    /// ``resolveErased(as:from:arguments:site:in:)`` on the async path, which also builds async
+    /// registrations.
+    func resolveErasedAsync(
+        as key: Key, from container: Resolver, arguments: Any?, site: SourceLocation?, isolation: isolated (any Actor)?
+    ) async throws -> Any { fatalError("abstract") }
+
     /// Resolves it with `values` converted to its argument types; nil when they do not convert.
     func resolveConverting(
         _ values: [Any], from container: Resolver, site: SourceLocation
@@ -150,12 +162,14 @@ class AnyProvider: AnyBinding {
     var acceptsNoArguments: Bool { false }
 }
 
-/// A registration of `T`: the factory (one of three kinds) and the `initCompleted` steps.
+/// A registration of `T`: the factory (one of four kinds) and the `initCompleted` steps.
 final class Provider<T>: AnyProvider {
     enum Factory {
         case simple(() throws -> T)
         case resolver((Resolver) throws -> T)
         case arguments(ArgumentFactory<T>)
+        /// An async factory, with the container and the arguments (a tuple, or nil without).
+        case async((Resolver, Any?) async throws -> sending T)
     }
 
     // The factories, one set: kept apart rather than as a `Factory`, so that the resolution path
@@ -163,17 +177,23 @@ final class Provider<T>: AnyProvider {
     let simpleFactory: (() throws -> T)?
     let resolvingFactory: ((Resolver) throws -> T)?
     let argumentFactory: ArgumentFactory<T>?
+    let asyncFactory: ((Resolver, Any?) async throws -> sending T)?
 
     init(
         key: Key, factory: Factory, store: InstanceStore, site: SourceLocation, registry: Registry,
         isMainActorBound: Bool = false, isMarked: Bool = isMarked
     ) {
         switch factory {
-        case .simple(let make): (simpleFactory, resolvingFactory, argumentFactory) = (make, nil, nil)
-        case .resolver(let make): (simpleFactory, resolvingFactory, argumentFactory) = (nil, make, nil)
-        case .arguments(let make): (simpleFactory, resolvingFactory, argumentFactory) = (nil, nil, make)
+        case .simple(let make): (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (make, nil, nil, nil)
+        case .resolver(let make):
+            (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, make, nil, nil)
+        case .arguments(let make):
+            (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, make, nil)
+        case .async(let make): (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, nil, make)
         }
-        super.init(key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound)
+        super.init(
+            key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound,
+            isAsync: asyncFactory != nil)
         isMarkerUndecided = !isMarked && key.arguments == nil
     }
 
@@ -190,6 +210,14 @@ final class Provider<T>: AnyProvider {
     ) throws(ResolutionError) -> Any {
         let value: T = try Resolver.resolve(
             key, from: container, provider: self, arguments: arguments, site: site, in: resolution)
+        return value
+    }
+
+    override func resolveErasedAsync(
+        as key: Key, from container: Resolver, arguments: Any?, site: SourceLocation?, isolation: isolated (any Actor)?
+    ) async throws -> Any {
+        let value: T = try await Resolver.resolveAsync(
+            key, from: container, provider: self, arguments: arguments, site: site, isolation: isolation)
         return value
     }
 

@@ -61,8 +61,12 @@ extension Resolver {
             /// A `verify()` run resolves in its own container (`subject`) instead
             /// (``VerificationRun/replacement(for:)``).
             case redirect
-            /// A static call, while a `withContainer` binding may apply: the task-local value decides.
+            /// A call outside any factory while a task-local binding may apply: it decides the
+            /// container of a static call, and whether the call continues an async resolution.
             case unbound
+            /// A synchronous resolution inside an async factory (`subject`, the task's
+            /// ``ContainerBinding``): it continues that resolution's path.
+            case seed
             /// Settled inside ``plan(_:from:provider:in:)``, which looks again: `registerAllServices()`
             /// must run first (`.bootstrap`); the test container `owner` needs its own copy of the
             /// store of the registration `subject` first (`.copy`).
@@ -100,6 +104,13 @@ extension Resolver {
         @inline(__always)
         func take<Subject: AnyObject>(_: Subject.Type) -> Subject {
             unsafeDowncast(subject.unsafelyUnwrapped.takeRetainedValue(), to: Subject.self)
+        }
+
+        /// Gives up everything the plan holds (once): a plan not followed.
+        func release() {
+            subject?.release()
+            resolver?.release()
+            releaseBuild()
         }
 
         /// Gives up a build's store and steps (once), if it has them.
@@ -174,11 +185,15 @@ extension Resolver {
     /// the bootstrap, a test container's own copy of a store.
     @inline(never)
     static func plan(
-        _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution
+        _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution,
+        bindingRead: Bool = false
     ) -> Plan {
         var isNewDependency = false
         let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan in
-            // While no binding exists, no task can see one: static calls use the root.
+            // While no binding exists, no task can see one: the task-local value is not read.
+            if Globals.bindingCount != 0 && resolution.depth == 0 && resolution.asyncStep == nil && !bindingRead {
+                return Plan(.unbound)
+            }
             guard
                 let resolver = container.map(Unmanaged.passUnretained)
                     ?? resolution.container.map(Unmanaged.passUnretained)
@@ -192,7 +207,14 @@ extension Resolver {
         if isNewDependency { record(key, in: resolution) }
         switch plan.kind {
         case .unbound:
-            return self.plan(key, from: Resolver.bound ?? Resolver.root, provider: given, in: resolution)
+            let binding = Resolver.binding
+            let resolver = container ?? resolution.container ?? binding?.container ?? Resolver.root
+            if let step = binding?.asyncStep, resolution.depth == 0, resolution.asyncStep == nil {
+                var plan = Plan(.seed, step)
+                plan.resolver = .passRetained(resolver)
+                return plan
+            }
+            return self.plan(key, from: resolver, provider: given, in: resolution, bindingRead: true)
         case .bootstrap:
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             resolver.bootstrapIfPending(resolution)
@@ -307,6 +329,12 @@ extension Resolver {
     fileprivate func start(
         _ plan: Plan, _ provider: AnyProvider, key: Key, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> AnyKept? {
+        if provider.isAsync {
+            plan.releaseBuild()
+            throw ResolutionError(
+                .asyncFactory, key: key, path: resolution.path, container: self, site: site,
+                suggestions: Messages.asyncFactorySuggestions(for: key, registeredAt: provider.site))
+        }
         if key.arguments == nil && resolution.isBuilding(provider) {
             plan.releaseBuild()
             throw ResolutionError(
@@ -377,7 +405,7 @@ extension Resolver {
 
     /// Keeps `value` in its store: shared instances under the write lock, published for the threads
     /// waiting for it. Returns the instance to hand out.
-    private func keep<T>(_ value: T, _ build: Build, isMarked: Bool, in resolution: Resolution) -> T {
+    func keep<T>(_ value: T, _ build: Build, isMarked: Bool, in resolution: Resolution) -> T {
         guard build.isClaimed || build.isFirst || build.store is GraphStore else { return value }
         let instance = Kept(value)
         var kept: AnyKept = instance
@@ -434,6 +462,10 @@ extension Resolver {
         in resolution: Resolution
     ) throws(ResolutionError) -> T {
         switch plan.kind {
+        case .seed:
+            try resolveContinuing(
+                plan.take(ContainerBinding.self), key: key, provider: provider, arguments: arguments, site: site,
+                in: resolution)
         case .redirect:
             try Resolver.resolveRedirected(
                 key, to: plan.take(Resolver.self), provider: provider, arguments: arguments, site: site,
@@ -441,6 +473,18 @@ extension Resolver {
         case .alias: try resolve(plan.take(Alias.self), as: key, arguments: arguments, site: site, in: resolution)
         case .offMainActor: throw offMainActor(plan.take(AnyProvider.self), key: key, site: site, in: resolution)
         default: try resolveMissing(key, arguments: arguments, site: site, in: resolution)
+        }
+    }
+
+    /// Resolves `key` as a part of the async resolution `step`, inside whose factory it was asked for.
+    @inline(never)
+    private func resolveContinuing<T>(
+        _ step: ContainerBinding, key: Key, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?,
+        in resolution: Resolution
+    ) throws(ResolutionError) -> T {
+        step.step!.provider.noteDependency(key)
+        return try resolution.continuing(step) { () throws(ResolutionError) -> T in
+            try Resolver.resolve(key, from: self, provider: provider, arguments: arguments, site: site, in: resolution)
         }
     }
 

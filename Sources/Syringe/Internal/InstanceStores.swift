@@ -61,7 +61,10 @@ class InstanceStore {
 }
 
 /// An instance, boxed: what stores keep.
-class AnyKept {
+///
+/// Unchecked Sendable: a kept instance is handed to every thread and task that resolves it, which
+/// is what a lifetime that shares instances means; the box itself never changes.
+class AnyKept: @unchecked Sendable {
     /// The instance.
     var value: Any { fatalError("abstract") }
     /// The class instance the value is, if it can be held weakly.
@@ -70,7 +73,7 @@ class AnyKept {
     class func rebox(_ object: AnyObject) -> AnyKept { fatalError("abstract") }
 }
 
-final class Kept<T>: AnyKept {
+final class Kept<T>: AnyKept, @unchecked Sendable {
     let instance: T
 
     init(_ instance: T) {
@@ -85,7 +88,7 @@ final class Kept<T>: AnyKept {
 /// ``Lifetime/graph``: one instance per top-level resolution, kept in its ``GraphScope``.
 final class GraphStore: InstanceStore {
     override func kept(for resolution: Resolution) -> AnyKept? {
-        resolution.graph.instance(for: self)
+        resolution.graphInstance(for: self)
     }
 
     override func keep(

@@ -68,6 +68,9 @@ final class Resolution {
     /// The `verify()` run this thread works for: where the program would stop, the run records
     /// the failure instead.
     @exclusivity(unchecked) var verification: VerificationRun?
+    /// The async resolution this one continues while a synchronous part of it runs on this thread
+    /// (inside an async factory): the task's path, its `.graph` instances. Nil otherwise.
+    @exclusivity(unchecked) var asyncStep: ContainerBinding?
     /// The thread's stack: its lowest address (tests move it) and the system's thread id, for the
     /// stack check and messages.
     @exclusivity(unchecked) var stackLow = currentStackLow()
@@ -82,7 +85,7 @@ final class Resolution {
         frames.deallocate()
     }
 
-    var path: [Key] { (0..<depth).map { frames[$0].provider.key } }
+    var path: [Key] { (asyncStep?.path ?? []) + (0..<depth).map { frames[$0].provider.key } }
 
     /// The innermost frame, if a resolution is in progress.
     var innermostFrame: Frame? { depth == 0 ? nil : frames[depth - 1] }
@@ -90,11 +93,27 @@ final class Resolution {
     /// Whether `provider` is being built by a frame of this path (a dependency cycle).
     func isBuilding(_ provider: AnyProvider) -> Bool {
         for index in 0..<depth where frames[index].provider === provider { return true }
-        return false
+        return asyncStep?.isBuilding(provider) ?? false
     }
 
     /// Where the outermost resolution in progress was asked for: where a stop inside it is reported.
-    var outermostSite: SourceLocation? { depth > 0 ? frames[0].site : nil }
+    var outermostSite: SourceLocation? { asyncStep?.outermostSite ?? (depth > 0 ? frames[0].site : nil) }
+
+    /// Runs `body`, a synchronous part of the async resolution `step` (nil: of none), on this
+    /// thread: its path continues the task's, its static calls use the container building there,
+    /// its `.graph` instances are the task's.
+    @inline(__always)
+    func continuing<R, E: Error>(_ step: ContainerBinding?, _ body: () throws(E) -> R) throws(E) -> R {
+        guard let step, depth == 0, asyncStep == nil else { return try body() }
+        let outerContainer = container
+        asyncStep = step
+        container = container ?? step.container
+        defer {
+            asyncStep = nil
+            container = outerContainer
+        }
+        return try body()
+    }
 
     /// Enters a frame whose factory runs in `container`.
     @inline(__always)
@@ -166,7 +185,18 @@ final class Resolution {
     // MARK: `.graph` instances
 
     func keepInGraph(_ instance: AnyKept, for store: AnyObject) {
-        graph.keep(instance, for: store)
+        guard let step = asyncStep else {
+            graph.keep(instance, for: store)
+            return
+        }
+        let replaced = step.withGraph { $0.keep(instance, for: store) }
+        withExtendedLifetime(replaced) {}  // released here, after the lock
+    }
+
+    /// The `.graph` instance of `store` in the current top-level resolution, if one was built.
+    func graphInstance(for store: AnyObject) -> AnyKept? {
+        guard let step = asyncStep else { return graph.instance(for: store) }
+        return step.withGraph { $0.instance(for: store) }
     }
 
     /// Ends a top-level resolution's `.graph` scope: emptied when nothing else keeps it, else
@@ -257,7 +287,7 @@ final class Resolution {
 /// such a wrapper keeps holds its instances weakly. Only the thread running the resolution (or
 /// reading the wrapper) touches a scope.
 final class GraphScope {
-    private struct Entry {
+    struct Entry {
         /// The store, kept so that its identity (the entry's key) is not reused meanwhile.
         let store: AnyObject
         var instance: AnyKept?
@@ -277,9 +307,11 @@ final class GraphScope {
         return boxType.rebox(object)
     }
 
-    func keep(_ instance: AnyKept, for store: AnyObject) {
-        entries[ObjectIdentifier(store)] = Entry(store: store, instance: instance)
-        isTouched = true
+    /// Keeps `instance` for `store`; returns what it replaces, to be released by the caller.
+    @discardableResult
+    func keep(_ instance: AnyKept, for store: AnyObject) -> Entry? {
+        defer { isTouched = true }
+        return entries.updateValue(Entry(store: store, instance: instance), forKey: ObjectIdentifier(store))
     }
 
     func empty() {

@@ -1,0 +1,347 @@
+/// The async path: `resolveAsync()`, and what builds registrations with an `async` factory.
+///
+/// It is the synchronous path with suspension points, not a second engine:
+/// 1. Lookup and plan: ``Resolver/plan(_:from:provider:in:bindingRead:)`` on the calling thread.
+///    An instance kept for this resolution ends it. Anything but the build of an async
+///    registration (a synchronous registration, a miss, a `verify()` run's container) is the
+///    synchronous path's, run on this thread.
+/// 2. Checks: a cycle along the task's path, the depth.
+/// 3. Build: the factory runs in the calling task, inside a ``ContainerBinding`` whose
+///    ``AsyncStep`` names the registration: static calls in it use the container building, and
+///    the synchronous resolutions it makes continue the task's path on whatever thread it runs
+///    (``Resolution/continuing(_:_:)``). An instance that several resolutions share is built once:
+///    the first caller starts the build as a task of its own, so that no waiter's cancellation
+///    cancels it, and every caller suspends until it ends (``AsyncFlight``); no thread blocks.
+/// 4. Keep: the `initCompleted` steps run, then the store keeps the instance, as on the
+///    synchronous path (``Resolver/keep(_:_:isMarked:in:)``).
+extension Resolver {
+    /// Resolves `key` from `container` (nil: ``current``), building async registrations too;
+    /// throws ``ResolutionError/notRegistered`` when nothing is registered for it, and
+    /// `CancellationError` when `cancellable` and the task is cancelled while it waits for
+    /// another task's build.
+    static func resolveAsync<T>(
+        _ key: Key, from container: Resolver?, provider given: AnyProvider? = nil, arguments: Any? = nil,
+        site: SourceLocation?, cancellable: Bool = false, isolation: isolated (any Actor)?
+    ) async throws -> T {
+        let step = Resolver.binding?.asyncStep
+        // 1. Lookup and plan.
+        let resolution = Resolution.current
+        let found = resolution.continuing(step) { lookUpAsync(key, from: container, provider: given, in: resolution) }
+        switch found {
+        case .kept(let kept):
+            return unsafeDowncast(kept, to: Kept<T>.self).instance
+        case .alias(let alias, let resolver):
+            let value = try await alias.target.resolveErasedAsync(
+                as: key, from: resolver, arguments: arguments, site: site, isolation: isolation)
+            guard let converted = value as? T else {
+                throw ResolutionError(
+                    .notConvertible(from: type(of: value)), key: key, path: step?.path ?? [], container: resolver,
+                    site: site)
+            }
+            return converted
+        case .build(let build):
+            return try await self.build(
+                build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
+                isolation: isolation)
+        case .synchronous:
+            let resolution = Resolution.current
+            let mark = MainActorMark(isolation, resolution)
+            defer { mark.end() }
+            step?.step!.provider.noteDependency(key)
+            return try resolution.continuing(step) { () throws(ResolutionError) -> T in
+                guard let arguments else {
+                    return try Resolver.resolve(key, from: container, provider: given, site: site, in: resolution)
+                }
+                return try Arguments.with(arguments) { arguments throws(ResolutionError) in
+                    try Resolver.resolve(
+                        key, from: container, provider: given, arguments: arguments, site: site, in: resolution)
+                }
+            }
+        }
+    }
+
+    /// The path of the async resolution this task is building, outside its synchronous parts.
+    static var asyncPath: [Key] { binding?.asyncStep?.path ?? [] }
+
+    /// What the async path does with `key`.
+    private enum AsyncLookup {
+        case kept(AnyKept)
+        case build(AsyncBuild)
+        case alias(Alias, Resolver)
+        /// What the synchronous path does, which it looks up again.
+        case synchronous
+    }
+
+    private static func lookUpAsync(
+        _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution
+    ) -> AsyncLookup {
+        let plan = Resolver.plan(key, from: container, provider: given, in: resolution)
+        switch plan.kind {
+        case .kept:
+            return .kept(plan.take(AnyKept.self))
+        case .transient, .build:
+            if plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: AnyProvider.self).isAsync }) {
+                return .build(AsyncBuild(taking: plan))
+            }
+        case .alias:
+            if plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: Alias.self).target.isAsync }) {
+                return .alias(plan.take(Alias.self), plan.resolver!.takeRetainedValue())
+            }
+        default:
+            break
+        }
+        plan.release()
+        return .synchronous
+    }
+
+    /// Checks the build of an async registration and runs it, or waits for the one in flight.
+    private static func build<T>(
+        _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
+        cancellable: Bool, isolation: isolated (any Actor)?
+    ) async throws -> T {
+        // 2. Checks.
+        let path = step?.path ?? []
+        if key.arguments == nil && step?.isBuilding(build.provider) == true {
+            throw ResolutionError(.cycle(of: path + [key]), key: key, path: path, container: build.resolver, site: site)
+        }
+        if path.count >= maximumDepth {
+            throw ResolutionError(.tooDeep, key: key, path: path, container: build.resolver, site: site)
+        }
+        guard build.isClaimed, let store = build.store else {
+            return try await run(build, key: key, arguments: arguments, site: site, step: step, isolation: isolation)
+        }
+        // 3. Build once: join the build in flight, or start it.
+        let joined = AsyncFlight.join(store) {
+            registryLock.withReadLock(Resolution.current.stripe) {
+                build.provider.store(keptBy: build.owner)?.kept(for: .current)
+            }
+        }
+        let kept: AnyKept
+        switch joined {
+        case .existing(let instance):
+            kept = instance
+        case .joined(let flight):
+            kept = try await flight.wait(cancellable: cancellable)
+        case .started(let flight):
+            startFlight(flight, build, as: T.self, key: key, site: site, step: step)
+            kept = try await flight.wait(cancellable: cancellable)
+        }
+        return unsafeDowncast(kept, to: Kept<T>.self).instance
+    }
+
+    /// Runs a shared instance's build as a task of its own, which ends `flight`.
+    private nonisolated static func startFlight<T>(
+        _ flight: AsyncFlight, _ build: AsyncBuild, as type: T.Type, key: Key, site: SourceLocation?,
+        step: ContainerBinding?
+    ) {
+        Task {
+            do {
+                let value: T = try await run(build, key: key, arguments: nil, site: site, step: step, isolation: nil)
+                flight.finish(.success(Kept(value)))
+            } catch {
+                flight.finish(.failure(error))
+            }
+        }
+    }
+
+    /// Runs the factory in a step of the task's path, then keeps the instance.
+    private static func run<T>(
+        _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
+        isolation: isolated (any Actor)?
+    ) async throws(ResolutionError) -> T {
+        let provider = unsafeDowncast(build.provider, to: Provider<T>.self)
+        let binding = ContainerBinding(
+            build.builder, step: AsyncStep(provider: provider, key: key, site: site), enclosing: step)
+        let value: T
+        do {
+            value = try await Resolver.$binding.withValue(binding) {
+                try await provider.asyncFactory.unsafelyUnwrapped(build.builder, arguments)
+            }
+        } catch {
+            throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
+        }
+        guard let store = build.store else { return value }
+        // 4. Keep, on this thread, as a part of the task's resolution.
+        let resolution = Resolution.current
+        return try resolution.continuing(binding) { () throws(ResolutionError) -> T in
+            if let steps = build.completion.map({ unsafeDowncast($0, to: Completion<T>.self) }) {
+                // Resolutions inside the step find the instance, as on the synchronous path.
+                let id = ObjectIdentifier(store)
+                resolution.provisional[id] = Kept(value)
+                defer { resolution.provisional[id] = nil }
+                do {
+                    try steps.run(build.builder, value)
+                } catch {
+                    throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
+                }
+            }
+            let kept = Build(
+                provider: provider, store: store, builder: build.builder, owner: build.owner, isFirst: build.isFirst,
+                isClaimed: build.isClaimed)
+            return build.resolver.keep(value, kept, isMarked: build.isFirst && value is any Singleton, in: resolution)
+        }
+    }
+}
+
+/// The build of an async registration a plan decided on, with its references counted: it
+/// crosses suspension points. Unchecked Sendable: what it refers to is guarded by the
+/// registry lock, as on the synchronous path.
+private struct AsyncBuild: @unchecked Sendable {
+    let provider: AnyProvider
+    /// The container resolving.
+    let resolver: Resolver
+    /// Where the instance is kept; nil for a transient registration, which keeps nothing.
+    let store: InstanceStore?
+    let completion: AnyObject?
+    /// The container whose factory runs.
+    let builder: Resolver
+    /// The test container that keeps the instance, if one does.
+    let owner: Resolver?
+    let isFirst: Bool
+    let isClaimed: Bool
+
+    init(taking plan: Resolver.Plan) {
+        provider = plan.take(AnyProvider.self)
+        resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
+        store = plan.store?.takeRetainedValue()
+        completion = plan.completion?.takeRetainedValue()
+        builder = plan.builder?.takeUnretainedValue() ?? resolver
+        owner = plan.owner
+        isFirst = plan.isFirst
+        isClaimed = plan.isClaimed
+    }
+}
+
+/// An async factory's build in progress, as its task carries it (in a ``ContainerBinding``).
+struct AsyncStep {
+    let provider: AnyProvider
+    let key: Key
+    /// Where the build was asked for.
+    let site: SourceLocation?
+}
+
+extension ContainerBinding {
+    /// The async builds in progress, innermost first.
+    private var steps: UnfoldSequence<ContainerBinding, (ContainerBinding?, Bool)> {
+        sequence(first: asyncStep ?? self) { $0.enclosingStep }
+    }
+
+    /// The keys of the async builds in progress, outermost first.
+    var path: [Key] { steps.compactMap { $0.step?.key }.reversed() }
+
+    /// Whether an async build in progress is `provider`'s (a dependency cycle).
+    func isBuilding(_ provider: AnyProvider) -> Bool {
+        steps.contains { $0.step?.provider === provider }
+    }
+
+    /// Where the outermost async build was asked for.
+    var outermostSite: SourceLocation? { steps.reduce(nil) { $1.step?.site ?? $0 } }
+
+    /// Runs `body` with the `.graph` instances of the async resolution, under their lock: its
+    /// synchronous parts may run on several threads at once (`async let` in a factory).
+    func withGraph<R>(_ body: (GraphScope) -> R) -> R {
+        let root = steps.reduce(self) { $1 }
+        return Self.graphLock.withLock {
+            let graph = root.graph ?? GraphScope()
+            root.graph = graph
+            return body(graph)
+        }
+    }
+
+    private static let graphLock = Lock()
+}
+
+extension Array {
+    var nonEmpty: Self? { isEmpty ? nil : self }
+}
+
+extension AnyProvider {
+    /// Records that the factory resolves `key`, for the dependency graph, if it was not seen
+    /// before: from an async factory, where the synchronous path's frames do not see it.
+    func noteDependency(_ key: Key) {
+        let isNew = registryLock.withReadLock(Resolution.current.stripe) { !observedDependencies.contains(key) }
+        if isNew { registryLock.withWriteLock { _ in recordDependency(key) } }
+    }
+}
+
+/// The build of a shared instance by an async factory, which every resolution of it awaits: one
+/// per store at a time. Its waiters suspend; none blocks a thread.
+final class AsyncFlight: @unchecked Sendable {
+    // Unchecked Sendable: everything is guarded by `lock`.
+    enum Joined {
+        /// The instance, kept meanwhile.
+        case existing(AnyKept)
+        case joined(AsyncFlight)
+        /// A new flight, which the caller starts.
+        case started(AsyncFlight)
+    }
+
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var flights: [ObjectIdentifier: AsyncFlight] = [:]
+
+    private let store: ObjectIdentifier
+    private var outcome: Result<AnyKept, any Error>?
+    private var waiters: [Int: CheckedContinuation<AnyKept, any Error>] = [:]
+    private var cancelled: Set<Int> = []
+    private var nextWaiter = 0
+
+    private init(store: ObjectIdentifier) {
+        self.store = store
+    }
+
+    /// The flight building `store`'s instance, a new one if none is, or the instance `existing`
+    /// finds kept (it reads the store under the registry lock).
+    static func join(_ store: InstanceStore, existing: () -> AnyKept?) -> Joined {
+        let id = ObjectIdentifier(store)
+        return lock.withLock {
+            if let flight = flights[id] { return .joined(flight) }
+            if let instance = existing() { return .existing(instance) }
+            let flight = AsyncFlight(store: id)
+            flights[id] = flight
+            return .started(flight)
+        }
+    }
+
+    /// Ends the flight: every waiter gets `outcome`; a later resolution finds the kept instance, or
+    /// (after a failure) builds again.
+    func finish(_ outcome: Result<AnyKept, any Error>) {
+        let waiting = Self.lock.withLock {
+            if Self.flights[store] === self { Self.flights[store] = nil }
+            self.outcome = outcome
+            defer { waiters = [:] }
+            return waiters
+        }
+        for continuation in waiting.values { continuation.resume(with: outcome) }
+    }
+
+    /// Waits for the outcome; when `cancellable`, a cancelled task stops waiting with
+    /// `CancellationError` (the build goes on for the others).
+    func wait(cancellable: Bool) async throws -> AnyKept {
+        let waiter = Self.lock.withLock {
+            defer { nextWaiter += 1 }
+            return nextWaiter
+        }
+        let enqueue = { (continuation: CheckedContinuation<AnyKept, any Error>) in
+            let ready: Result<AnyKept, any Error>? = Self.lock.withLock {
+                if let outcome = self.outcome { return outcome }
+                if self.cancelled.remove(waiter) != nil { return .failure(CancellationError()) }
+                self.waiters[waiter] = continuation
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+        guard cancellable else { return try await withCheckedThrowingContinuation(enqueue) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation(enqueue)
+        } onCancel: {
+            let continuation = Self.lock.withLock {
+                guard let continuation = self.waiters.removeValue(forKey: waiter) else {
+                    self.cancelled.insert(waiter)
+                    return nil as CheckedContinuation<AnyKept, any Error>?
+                }
+                return continuation
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+}

@@ -1,0 +1,494 @@
+/// Async factories: registrations whose factory is `async`, and the async twins of the resolving
+/// verbs, which resolve every registration, async or not.
+///
+/// ```swift
+/// resolver.register(lifetime: .singleton) { (r: Resolver) async throws -> Database in
+///     try await Database.open(path: r.resolve(name: "dbPath"))
+/// }
+/// let db: Database = await resolver.resolveAsync()
+/// ```
+///
+/// An async factory keeps its isolation: one written in `@MainActor` code, or as
+/// `{ @MyActor in … }`, runs there, from wherever it is resolved. A shared instance (singleton,
+/// `.cached(in:)`, scoped, time to live, weak while held) is built once however many tasks ask for
+/// it at a time; the others suspend until it is built, and none blocks a thread. A synchronous
+/// `resolve()` (or a property wrapper) returns an async registration's instance once it is built
+/// and kept; otherwise it stops with a message that says to resolve it with `resolveAsync()`
+/// first. See <doc:AsyncFactories>.
+extension Resolver {
+
+    /// Registers an `async` factory for `T`: `resolveAsync()` and its twins run it; a synchronous
+    /// `resolve()` returns only an instance it built and kept.
+    ///
+    /// ```swift
+    /// resolver.register { () async -> TokenStore in await TokenStore.load() }
+    /// ```
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) () async throws -> sending T
+    ) -> Registration<T> {
+        addProvider(
+            Key(T.self, qualifier: qualifier, name: name), make: .async { _, _ in try await factory() },
+            lifetime: lifetime,
+            site: SourceLocation(file: file, line: line), isMainActorBound: false)
+    }
+
+    /// Registers an `async` factory that resolves its dependencies from the container it is
+    /// given: `r.resolve()` for synchronous registrations, `await r.resolveAsync()` for async ones.
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (Resolver) async throws -> sending T
+    ) -> Registration<T> {
+        addProvider(
+            Key(T.self, qualifier: qualifier, name: name), make: .async { resolver, _ in try await factory(resolver) },
+            lifetime: lifetime,
+            site: SourceLocation(file: file, line: line), isMainActorBound: false)
+    }
+
+    /// Registers an `async` factory whose instance is shared within a scope.
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) () async throws -> sending T
+    ) -> Registration<T> {
+        addScoped(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
+            make: .async { _, _ in try await factory() },
+            site: SourceLocation(file: file, line: line), isMainActorBound: false)
+    }
+
+    /// Registers an `async` factory whose instance is shared within a scope.
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (Resolver) async throws -> sending T
+    ) -> Registration<T> {
+        addScoped(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
+            make: .async { resolver, _ in try await factory(resolver) },
+            site: SourceLocation(file: file, line: line), isMainActorBound: false)
+    }
+
+    /// Registers an `async` factory that takes arguments, given at each resolution:
+    /// `await resolver.resolveAsync(arguments: …)`. The arguments are `Sendable`: they go to the
+    /// factory wherever it is isolated.
+    @discardableResult
+    public func register<T, First: Sendable, each Rest: Sendable>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        arguments first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (First, repeat each Rest) async throws -> sending T
+    ) -> Registration<T> {
+        let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
+        return addProvider(
+            key,
+            make: .async(asyncArgumentFactory(factory)),
+            lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: false)
+    }
+
+    /// Resolves `T`, building it with its factory, async or not; stops the program on failure, as
+    /// `resolve()` does. A cancelled task still gets the instance: a build in flight is awaited.
+    public func resolveAsync<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T {
+        await Resolver.resolveAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: self,
+            arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``resolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` with arguments for the factory.
+    public func resolveAsync<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T {
+        await Resolver.resolveAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self),
+            from: self,
+            arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// Resolves `T`, building it with its factory, async or not; throws the ``ResolutionError``, or
+    /// `CancellationError` when the task is cancelled while it waits for another task's build.
+    public func tryResolveAsync<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async throws -> T {
+        try await Resolver.resolveAsyncOrThrow(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: self,
+            arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``tryResolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` with arguments for the factory.
+    public func tryResolveAsync<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async throws -> T {
+        try await Resolver.resolveAsyncOrThrow(
+            Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self),
+            from: self,
+            arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// Resolves `T`, or nil when nothing is registered for it; stops on any other failure.
+    public func optionalAsync<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T? {
+        await Resolver.optionalAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: self,
+            arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``optionalAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` with arguments for the factory.
+    public func optionalAsync<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T? {
+        await Resolver.optionalAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self),
+            from: self,
+            arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// Resolves every registration of `T` (each name, qualifier and scope, no arguments), async or
+    /// not, in the order they were registered.
+    public func resolveAllAsync<T>(
+        _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> [T] {
+        let site = SourceLocation(file: file, line: line)
+        bootstrapIfPending(.current)
+        let bindings = registryLock.withReadLock(Resolution.current.stripe) {
+            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
+        }
+        var all: [T] = []
+        for binding in bindings {
+            do {
+                let value = try await binding.provider.resolveErasedAsync(
+                    as: binding.key, from: self, arguments: nil, site: site, isolation: isolation)
+                guard let converted = value as? T else {
+                    throw ResolutionError(
+                        .notConvertible(from: Swift.type(of: value)), key: binding.key, path: [], container: self,
+                        site: site)
+                }
+                all.append(converted)
+            } catch {
+                Resolver.trapAsync(error, calledAt: site)
+            }
+        }
+        return all
+    }
+
+}
+
+// MARK: - The static twins
+
+extension Resolver {
+    /// Registers an `async` factory in ``current``.
+    @discardableResult
+    public static func register<T>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) () async throws -> sending T
+    ) -> Registration<T> {
+        current.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an `async` factory in ``current``.
+    @discardableResult
+    public static func register<T>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (Resolver) async throws -> sending T
+    ) -> Registration<T> {
+        current.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an `async` factory in ``current``.
+    @discardableResult
+    public static func register<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) () async throws -> sending T
+    ) -> Registration<T> {
+        current.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an `async` factory in ``current``.
+    @discardableResult
+    public static func register<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (Resolver) async throws -> sending T
+    ) -> Registration<T> {
+        current.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an `async` factory that takes arguments in ``current``.
+    @discardableResult
+    public static func register<T, First: Sendable, each Rest: Sendable>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        arguments first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (First, repeat each Rest) async throws -> sending T
+    ) -> Registration<T> {
+        current.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, arguments: first, repeat each rest,
+            file: file, line: line, factory: factory)
+    }
+
+    /// ``resolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` on ``current``.
+    public static func resolveAsync<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T {
+        await Resolver.resolveAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: nil,
+            arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``resolveAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)`` on ``current``.
+    public static func resolveAsync<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T {
+        await Resolver.resolveAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self),
+            from: nil,
+            arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``tryResolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` on ``current``.
+    public static func tryResolveAsync<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async throws -> T {
+        try await Resolver.resolveAsyncOrThrow(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: nil,
+            arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``tryResolveAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)`` on ``current``.
+    public static func tryResolveAsync<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async throws -> T {
+        try await Resolver.resolveAsyncOrThrow(
+            Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self),
+            from: nil,
+            arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``optionalAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` on ``current``.
+    public static func optionalAsync<T>(
+        _ type: T.Type = T.self,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T? {
+        await Resolver.optionalAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, scope: scope, name: name), from: nil,
+            arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``optionalAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)`` on ``current``.
+    public static func optionalAsync<T, First, each Rest>(
+        _ type: T.Type = T.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        arguments first: First,
+        _ rest: repeat each Rest,
+        isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> T? {
+        await Resolver.optionalAsyncOrTrap(
+            Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self),
+            from: nil,
+            arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
+    }
+
+    /// ``resolveAllAsync(_:isolation:file:line:)`` on ``current``.
+    public static func resolveAllAsync<T>(
+        _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation, file: StaticString = #fileID,
+        line: UInt = #line
+    ) async -> [T] {
+        await current.resolveAllAsync(type, isolation: isolation, file: file, line: line)
+    }
+
+}
+
+// MARK: - The ways in
+
+/// An async factory with arguments, as ``Provider`` calls it: with the arguments' tuple.
+private func asyncArgumentFactory<T, each A: Sendable>(
+    _ factory: @escaping @isolated(any) (repeat each A) async throws -> sending T
+) -> (Resolver, Any?) async throws -> sending T {
+    { _, arguments in
+        let values = argumentTuple(arguments, as: (repeat each A).self)
+        return try await factory(repeat each values)
+    }
+}
+
+extension Resolver {
+    /// Resolves `key` on the async path; a miss throws the missing-registration error.
+    static func resolveAsyncOrThrow<T>(
+        _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
+        isolation: isolated (any Actor)?
+    ) async throws -> T {
+        do {
+            return try await resolveAsync(
+                key, from: container, arguments: arguments, site: site, cancellable: true, isolation: isolation)
+        } catch let error as ResolutionError where error.isNotRegistered {
+            throw missingError(for: key, from: container, site: site, as: T.self)
+        }
+    }
+
+    /// Resolves `key` on the async path, or stops the program with the resolution error.
+    static func resolveAsyncOrTrap<T>(
+        _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
+        isolation: isolated (any Actor)?
+    ) async -> T {
+        do {
+            return try await resolveAsync(key, from: container, arguments: arguments, site: site, isolation: isolation)
+        } catch let error as ResolutionError where error.isNotRegistered {
+            trapAsync(missingError(for: key, from: container, site: site, as: T.self), calledAt: site)
+        } catch {
+            trapAsync(error, calledAt: site)
+        }
+    }
+
+    /// Resolves `key` on the async path, or nil when nothing is registered for it; stops the
+    /// program on any other failure.
+    static func optionalAsyncOrTrap<T>(
+        _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
+        isolation: isolated (any Actor)?
+    ) async -> T? {
+        do {
+            let value: T = try await resolveAsync(
+                key, from: container, arguments: arguments, site: site, isolation: isolation)
+            return value
+        } catch let error as ResolutionError where error.isNotRegistered {
+            return nil
+        } catch {
+            trapAsync(error, calledAt: site)
+        }
+    }
+
+    /// Stops the program with `error` (a ``ResolutionError``: nothing else is thrown where it is
+    /// called), reported where the task's async resolution began.
+    static func trapAsync(_ error: any Error, calledAt site: SourceLocation) -> Never {
+        trap(error as! ResolutionError, calledAt: binding?.asyncStep?.outermostSite ?? site)
+    }
+}

@@ -1,0 +1,586 @@
+import Foundation
+import Syringe
+import SyringeTesting
+import Testing
+
+// Async factories: registrations whose factory is `async`, resolved with `resolveAsync()` and its
+// twins; each point of the rules has its tests here.
+
+/// A database that opens asynchronously.
+final class AfDatabase: Sendable {
+    let path: String
+    let serial = FxSerial.next()
+
+    init(path: String) {
+        self.path = path
+    }
+
+    static func open(path: String) async throws -> AfDatabase {
+        await Task.yield()
+        return AfDatabase(path: path)
+    }
+}
+
+/// An actor-backed store that loads asynchronously.
+actor AfTokenStore {
+    let token: String
+
+    init(token: String) {
+        self.token = token
+    }
+
+    static func load() async -> AfTokenStore {
+        await Task.yield()
+        return AfTokenStore(token: "t-1")
+    }
+}
+
+/// A repository over the database, built synchronously.
+final class AfRepository {
+    let database: AfDatabase
+    init(database: AfDatabase) { self.database = database }
+}
+
+/// A service built asynchronously from a repository (synchronous) and a token store (async).
+final class AfService {
+    let repository: AfRepository
+    let tokens: AfTokenStore
+    init(repository: AfRepository, tokens: AfTokenStore) {
+        self.repository = repository
+        self.tokens = tokens
+    }
+}
+
+final class AfNode: Sendable {
+    let serial = FxSerial.next()
+}
+
+enum AfSession: Scope {}
+
+final class AfHolder: Sendable {
+    let node: AfNode
+    init(node: AfNode) { self.node = node }
+}
+
+final class AfPair {
+    let first: AfNode
+    let second: AfNode
+    init(first: AfNode, second: AfNode) {
+        self.first = first
+        self.second = second
+    }
+}
+
+final class AfCycleA {}
+final class AfCycleB {}
+final class AfMissing {}
+final class AfNeedsMissing {}
+
+struct AfFailure: Error, Equatable {
+    let attempt: Int
+}
+
+@globalActor actor AfActor {
+    static let shared = AfActor()
+}
+
+/// Lets a test hold a factory until it says so.
+final class AfGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if isOpen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func open() {
+        lock.lock()
+        isOpen = true
+        let waiting = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in waiting { waiter.resume() }
+    }
+}
+
+// MARK: - 1. Inside an async factory
+
+@Suite struct AsyncFactoryResolutionTests {
+    @Test func anAsyncFactoryResolvesSynchronousAndAsyncRegistrations() async throws {
+        let r = Resolver()
+        r.register(name: "dbPath") { "/tmp/app.sqlite" }
+        r.register(lifetime: .singleton) { (r: Resolver) async throws -> AfDatabase in
+            try await AfDatabase.open(path: r.resolve(name: "dbPath"))
+        }
+        r.register { () async -> AfTokenStore in await AfTokenStore.load() }
+        r.register { r in AfRepository(database: r.resolve()) }
+        r.register { (r: Resolver) async -> AfService in
+            let tokens: AfTokenStore = await r.resolveAsync()
+            await Task.yield()
+            let database: AfDatabase = await r.resolveAsync()
+            _ = database
+            return AfService(repository: r.resolve(), tokens: tokens)
+        }
+
+        let service: AfService = await r.resolveAsync()
+        #expect(service.repository.database.path == "/tmp/app.sqlite")
+        #expect(service.tokens.token == "t-1")
+        let again: AfDatabase = await r.resolveAsync()
+        #expect(again === service.repository.database)
+    }
+
+    @Test func aCycleThroughAsyncFactoriesIsReportedWithItsPath() async {
+        let r = Resolver()
+        r.register { (r: Resolver) async throws -> AfCycleA in
+            let _: AfCycleB = try await r.tryResolveAsync()
+            return AfCycleA()
+        }
+        r.register { (r: Resolver) async throws -> AfCycleB in
+            await Task.yield()
+            let _: AfCycleA = try await r.tryResolveAsync()
+            return AfCycleB()
+        }
+        do {
+            let _: AfCycleA = try await r.tryResolveAsync()
+            Issue.record("a cycle resolved")
+        } catch let error as ResolutionError {
+            guard case .cycle(let keys) = error.reason else {
+                Issue.record("not a cycle: \(error)")
+                return
+            }
+            #expect(keys == ["AfCycleA", "AfCycleB", "AfCycleA"])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func aCycleThroughASynchronousResolutionInsideAnAsyncFactoryIsReported() async {
+        let r = Resolver()
+        r.register { (r: Resolver) async throws -> AfCycleA in
+            _ = try r.tryResolve(AfCycleB.self)
+            return AfCycleA()
+        }
+        r.register { (r: Resolver) throws -> AfCycleB in
+            // A synchronous factory cannot build the async one: the message says so.
+            _ = try r.tryResolve(AfCycleA.self)
+            return AfCycleB()
+        }
+        do {
+            let _: AfCycleA = try await r.tryResolveAsync()
+            Issue.record("resolved")
+        } catch let error as ResolutionError {
+            #expect(error.path == ["AfCycleA", "AfCycleB", "AfCycleA"])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func graphInstancesAreSharedByOneAsyncResolutionAcrossSuspensionPoints() async {
+        let r = Resolver()
+        r.register(lifetime: .graph) { AfNode() }
+        r.register { (r: Resolver) async -> AfHolder in
+            await Task.yield()
+            return AfHolder(node: r.resolve())
+        }
+        r.register { (r: Resolver) async -> AfPair in
+            let first: AfNode = r.resolve()
+            await Task.yield()
+            let holder: AfHolder = await r.resolveAsync()
+            return AfPair(first: first, second: holder.node)
+        }
+        let one: AfPair = await r.resolveAsync()
+        let two: AfPair = await r.resolveAsync()
+        #expect(one.first === one.second)
+        #expect(two.first === two.second)
+        #expect(one.first !== two.first)
+    }
+
+    @Test func aMissingDependencyNamesThePathAcrossAsyncFactories() async {
+        let r = Resolver()
+        r.register { (r: Resolver) async throws -> AfNeedsMissing in
+            await Task.yield()
+            _ = try r.tryResolve(AfMissing.self)
+            return AfNeedsMissing()
+        }
+        do {
+            let _: AfNeedsMissing = try await r.tryResolveAsync()
+            Issue.record("resolved")
+        } catch let error as ResolutionError {
+            #expect(error.path == ["AfNeedsMissing", "AfMissing"])
+            #expect(error.description.contains("no registration for AfMissing"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func staticCallsInsideAnAsyncFactoryUseTheContainerBuildingIt() async {
+        let parent = Resolver()
+        let child = Resolver(parent: parent)
+        parent.register(name: "where") { "parent" }
+        child.register(name: "where") { "child" }
+        child.register { () async -> String in
+            await Task.yield()
+            return Resolver.resolve(String.self, name: "where")
+        }
+        let found: String = await child.resolveAsync()
+        #expect(found == "child")
+        #expect(Resolver.current === Resolver.root)
+    }
+}
+
+// MARK: - 2. Single flight, no blocked threads
+
+@Suite struct AsyncSingleFlightTests {
+    @Test func aThousandTasksShareOneBuildOfAnAsyncSingleton() async throws {
+        let r = Resolver()
+        let calls = FxCounter()
+        r.register(lifetime: .singleton) { () async throws -> AfDatabase in
+            calls.increment()
+            try await Task.sleep(nanoseconds: 100_000_000)
+            return AfDatabase(path: "shared")
+        }
+        let serials = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<1_000 {
+                group.addTask {
+                    let database: AfDatabase = await r.resolveAsync()
+                    return database.serial
+                }
+            }
+            return await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(calls.value == 1)
+        #expect(serials.count == 1)
+    }
+
+    @Test(arguments: [Lifetime.singleton, .cached(in: AfSession.self), .timeToLive(.seconds(60)), .weak])
+    func everySharingLifetimeBuildsOnceForConcurrentCallers(lifetime: Lifetime) async {
+        let r = Resolver()
+        let calls = FxCounter()
+        let gate = AfGate()
+        r.register(lifetime: lifetime) { () async -> AfNode in
+            calls.increment()
+            await gate.wait()
+            return AfNode()
+        }
+        let nodes = await withTaskGroup(of: AfNode.self) { group in
+            for _ in 0..<20 { group.addTask { await r.resolveAsync() } }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+            gate.open()
+            return await group.reduce(into: [AfNode]()) { $0.append($1) }
+        }
+        #expect(calls.value == 1)
+        #expect(Set(nodes.map(ObjectIdentifier.init)).count == 1)
+    }
+
+    @Test func aSynchronousResolutionDuringTheBuildDoesNotWaitForIt() async throws {
+        let r = Resolver()
+        let gate = AfGate()
+        let started = AfGate()
+        r.register(lifetime: .singleton) { () async -> AfNode in
+            started.open()
+            await gate.wait()
+            return AfNode()
+        }
+        let build = Task { () -> AfNode in await r.resolveAsync() }
+        await started.wait()
+        #expect(throws: ResolutionError.self) { try r.tryResolve(AfNode.self) }
+        do {
+            _ = try r.tryResolve(AfNode.self)
+        } catch {
+            guard case .asyncFactory = error.reason else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+        }
+        gate.open()
+        let built = await build.value
+        #expect(try r.tryResolve(AfNode.self) === built)
+    }
+}
+
+// MARK: - 3. Failure and cancellation
+
+@Suite struct AsyncFailureTests {
+    @Test func aFailedBuildFailsEveryWaiterAndKeepsNothing() async throws {
+        let r = Resolver()
+        let calls = FxCounter()
+        let gate = AfGate()
+        r.register(lifetime: .singleton) { () async throws -> AfNode in
+            let attempt = calls.increment()
+            if attempt == 1 {
+                await gate.wait()
+                throw AfFailure(attempt: attempt)
+            }
+            return AfNode()
+        }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do {
+                        let _: AfNode = try await r.tryResolveAsync()
+                        return true
+                    } catch let error as ResolutionError {
+                        return (error.underlyingError as? AfFailure) == AfFailure(attempt: 1) ? false : true
+                    } catch {
+                        return true
+                    }
+                }
+            }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+            gate.open()
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(calls.value == 1)
+        #expect(outcomes.allSatisfy { $0 == false })
+        let node: AfNode = try await r.tryResolveAsync()
+        #expect(calls.value == 2)
+        #expect(try r.tryResolve(AfNode.self) === node)
+    }
+
+    @Test func aCancelledWaiterStopsWaitingAndTheBuildGoesOnForTheOthers() async throws {
+        let r = Resolver()
+        let gate = AfGate()
+        let started = AfGate()
+        let sawCancellation = FxCounter()
+        r.register(lifetime: .singleton) { () async -> AfNode in
+            started.open()
+            await gate.wait()
+            if Task.isCancelled { sawCancellation.increment() }
+            return AfNode()
+        }
+        let cancelled = Task { () -> Result<AfNode, any Error> in
+            do { return .success(try await r.tryResolveAsync(AfNode.self)) } catch { return .failure(error) }
+        }
+        await started.wait()
+        let other = Task { () -> AfNode in try await r.tryResolveAsync() }
+        cancelled.cancel()
+        let outcome = await cancelled.value
+        guard case .failure(let error) = outcome else {
+            Issue.record("the cancelled waiter got an instance")
+            return
+        }
+        #expect(error is CancellationError)
+        gate.open()
+        let node = try await other.value
+        #expect(sawCancellation.value == 0)
+        #expect(try r.tryResolve(AfNode.self) === node)
+    }
+}
+
+// MARK: - 4. Isolation
+
+@AfActor final class AfActorBound {
+    init() { AfActor.shared.assertIsolated() }
+}
+
+@MainActor final class AfViewModel {
+    let tokens: AfTokenStore
+    init(tokens: AfTokenStore) { self.tokens = tokens }
+}
+
+@Suite struct AsyncIsolationTests {
+    @Test func anAsyncFactoryRunsInItsIsolationWhereverItIsResolvedFrom() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { @AfActor () async -> AfActorBound in AfActorBound() }
+        let bound = await Task.detached { () -> AfActorBound in await r.resolveAsync() }.value
+        let again: AfActorBound = await r.resolveAsync()
+        #expect(bound === again)
+    }
+
+    @Test func aMainActorAsyncFactoryResolvesFromNonisolatedCode() async {
+        let r = Resolver()
+        r.register { () async -> AfTokenStore in await AfTokenStore.load() }
+        r.register { @MainActor (r: Resolver) async -> AfViewModel in
+            MainActor.assertIsolated()
+            return AfViewModel(tokens: await r.resolveAsync())
+        }
+        let model = await Task.detached { () -> AfViewModel in await r.resolveAsync() }.value
+        #expect(model.tokens.token == "t-1")
+    }
+}
+
+// MARK: - 5. Mixing synchronous and async resolution
+
+@Suite struct AsyncMixingTests {
+    @Test func aBuiltAsyncSingletonIsReturnedBySynchronousResolutionAndWrappers() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async throws -> AfDatabase in try await AfDatabase.open(path: "db") }
+        let warmed: AfDatabase = await r.resolveAsync()
+        #expect(r.resolve(AfDatabase.self) === warmed)
+        #expect(r.optional(AfDatabase.self) === warmed)
+        r.register { r in AfRepository(database: r.resolve()) }
+        #expect(r.resolve(AfRepository.self).database === warmed)
+        Resolver.withContainer(r) {
+            @Inject var database: AfDatabase
+            #expect(database === warmed)
+        }
+    }
+
+    @Test func aSynchronousResolutionOfAnUnbuiltAsyncRegistrationThrowsWhatToWrite() throws {
+        let r = Resolver()
+        r.register { () async -> AfTokenStore in await AfTokenStore.load() }
+        r.register { r in
+            AfService(repository: AfRepository(database: AfDatabase(path: "x")), tokens: try r.tryResolve())
+        }
+        do {
+            _ = try r.tryResolve(AfTokenStore.self)
+            Issue.record("resolved")
+        } catch {
+            guard case .asyncFactory = error.reason else { throw error }
+            #expect(error.description.contains("AfTokenStore has an async factory"))
+            #expect(error.description.contains("await resolver.resolveAsync()"))
+        }
+        do {
+            _ = try r.tryResolve(AfService.self)
+            Issue.record("resolved")
+        } catch {
+            guard case .asyncFactory = error.reason else { throw error }
+            #expect(error.path == ["AfService", "AfTokenStore"])
+        }
+    }
+
+    @Test func aTransientAsyncRegistrationIsNeverServedSynchronously() async {
+        let r = Resolver()
+        r.register { () async -> AfNode in AfNode() }
+        let _: AfNode = await r.resolveAsync()
+        #expect(throws: ResolutionError.self) { try r.tryResolve(AfNode.self) }
+    }
+
+    @Test func optionalDoesNotHideAnUnbuiltAsyncRegistration() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            let r = Resolver()
+            r.register { () async -> AfTokenStore in await AfTokenStore.load() }
+            _ = r.optional(AfTokenStore.self)
+        }
+        #expect(fxStderr(result).contains("AfTokenStore has an async factory"))
+    }
+
+    @Test func resolveStopsOnAnUnbuiltAsyncRegistrationWithTheFix() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            let r = Resolver()
+            r.register(lifetime: .singleton) { () async -> AfTokenStore in await AfTokenStore.load() }
+            _ = r.resolve(AfTokenStore.self)
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("AfTokenStore has an async factory"))
+        #expect(text.contains("resolveAsync()"))
+    }
+
+    @Test func optionalAsyncIsNilOnlyWhenNothingIsRegistered() async {
+        let r = Resolver()
+        #expect(await r.optionalAsync(AfNode.self) == nil)
+        r.register { () async -> AfNode in AfNode() }
+        #expect(await r.optionalAsync(AfNode.self) != nil)
+    }
+
+    @Test func resolveAllAsyncBuildsEveryRegistrationOfTheType() async {
+        let r = Resolver()
+        r.register(name: "sync") { AfNode() }
+        r.register(name: "async") { () async -> AfNode in AfNode() }
+        let all: [AfNode] = await r.resolveAllAsync()
+        #expect(all.count == 2)
+    }
+
+    @Test func staticTwinsResolveFromCurrent() async throws {
+        let r = Resolver()
+        r.register(name: "static") { () async -> String in "from r" }
+        try await Resolver.withContainer(r) {
+            let value: String = await Resolver.resolveAsync(name: "static")
+            #expect(value == "from r")
+            let tried = try await Resolver.tryResolveAsync(String.self, name: "static")
+            #expect(tried == "from r")
+            #expect(await Resolver.optionalAsync(String.self, name: "missing") == nil)
+        }
+    }
+
+    @Test func argumentsReachAnAsyncFactory() async throws {
+        let r = Resolver()
+        r.register(arguments: String.self, Int.self) { (path: String, size: Int) async -> AfDatabase in
+            AfDatabase(path: "\(path)#\(size)")
+        }
+        let database: AfDatabase = await r.resolveAsync(arguments: "db", 3)
+        #expect(database.path == "db#3")
+        let other: AfDatabase = try await r.tryResolveAsync(arguments: "x", 1)
+        #expect(other.path == "x#1")
+    }
+}
+
+// MARK: - 6. Everything else applies
+
+@Suite struct AsyncLifetimeTests {
+    @Test func initCompletedStepsRunOnAnAsyncRegistration() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+        r.register { () async -> AfPair in AfPair(first: AfNode(), second: AfNode()) }
+        let seen = FxCounter()
+        r.register(lifetime: .singleton) { () async -> AfDatabase in AfDatabase(path: "steps") }
+            .initCompleted { r, database in
+                seen.increment()
+                #expect(r.resolve(AfDatabase.self) === database)
+            }
+        let database: AfDatabase = await r.resolveAsync()
+        #expect(seen.value == 1)
+        #expect(r.resolve(AfDatabase.self) === database)
+    }
+
+    @Test func dropCachedAndClearRegistrationApply() async {
+        let r = Resolver()
+        let calls = FxCounter()
+        r.register(lifetime: .singleton) { () async -> AfNode in
+            calls.increment()
+            return AfNode()
+        }
+        let first: AfNode = await r.resolveAsync()
+        r.dropCached([AfNode.self])
+        let second: AfNode = await r.resolveAsync()
+        #expect(first !== second)
+        #expect(calls.value == 2)
+        r.clearRegistration(for: AfNode.self)
+        #expect(await r.optionalAsync(AfNode.self) == nil)
+    }
+
+    @Test func anAsyncSingletonBuiltInATestContainerStaysThere() async {
+        let app = Resolver()
+        app.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+        let test = Resolver(isolatedChildOf: app)
+        let inTest: AfNode = await test.resolveAsync()
+        let inApp: AfNode = await app.resolveAsync()
+        #expect(inTest !== inApp)
+        #expect(test.resolve(AfNode.self) === inTest)
+    }
+
+    @Test func qualifiersNamesAndScopesApply() async {
+        let r = Resolver()
+        r.register(name: "a", lifetime: .singleton) { () async -> AfNode in AfNode() }
+        r.register(name: "b", lifetime: .singleton) { () async -> AfNode in AfNode() }
+        let a: AfNode = await r.resolveAsync(name: "a")
+        let b: AfNode = await r.resolveAsync(name: "b")
+        #expect(a !== b)
+        #expect(await r.resolveAsync(AfNode.self, name: "a") === a)
+    }
+
+    @Test func deinitializersRunWhenAnAsyncSingletonIsDropped() async {
+        final class Tracked {
+            static let released = FxCounter()
+            deinit { Self.released.increment() }
+        }
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async -> Tracked in Tracked() }
+        _ = await r.resolveAsync(Tracked.self)
+        #expect(Tracked.released.value == 0)
+        r.dropCached([Tracked.self])
+        #expect(Tracked.released.value == 1)
+    }
+}
