@@ -584,3 +584,52 @@ final class AfGate: @unchecked Sendable {
         #expect(Tracked.released.value == 1)
     }
 }
+
+// MARK: - 5. verify() and verifyAsync()
+
+@Suite struct AsyncVerificationTests {
+    @Test func verifyListsAsyncRegistrationsAsNotBuilt() {
+        let r = Resolver()
+        let calls = FxCounter()
+        r.register(lifetime: .singleton) { () async -> AfNode in
+            calls.increment()
+            return AfNode()
+        }
+        r.register { AfMissing() }
+        let report = r.verify()
+        #expect(report.isValid)
+        #expect(report.skipped == ["AfNode"])
+        #expect(report.description.contains("skipped (async factories; verifyAsync() builds them): AfNode"))
+        #expect(calls.value == 0)
+    }
+
+    @Test func verifyAsyncBuildsAsyncRegistrationsAndReportsEveryFailure() async {
+        let r = Resolver()
+        let calls = FxCounter()
+        r.register(lifetime: .singleton) { () async throws -> AfDatabase in
+            calls.increment()
+            return try await AfDatabase.open(path: "verified")
+        }
+        r.register { r in AfRepository(database: r.resolve()) }
+        r.register { () async throws -> AfTokenStore in throw AfFailure(attempt: 0) }
+        r.register { () async -> AfNode in AfNode() }
+        r.register { r throws in AfHolder(node: try r.tryResolve()) }
+        let report = await r.verifyAsync()
+        #expect(calls.value == 1)
+        #expect(Set(report.verified) == ["AfDatabase", "AfRepository", "AfNode"])
+        #expect(report.failures.count == 2)
+        let reasons = report.failures.map(\.requested)
+        #expect(reasons.contains("AfTokenStore"))
+        #expect(report.description.contains("AfHolder"))
+        // Nothing is left behind in the verified container.
+        #expect(throws: ResolutionError.self) { try r.tryResolve(AfDatabase.self) }
+    }
+
+    @Test func expectValidAsyncRecordsTheReport() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+        let report = await r.expectValidAsync()
+        #expect(report.isValid)
+        #expect(report.verified == ["AfNode"])
+    }
+}

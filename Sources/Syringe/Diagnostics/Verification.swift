@@ -99,14 +99,59 @@ extension Resolver {
         skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
         isolation: (any Actor)? = #isolation
     ) -> VerificationReport {
-        let resolution = Resolution.current
-        bootstrapIfPending(resolution)
+        let sandbox = verificationSandbox(providing: standIns)
+        let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping, buildingAsync: false)
+        return verify(plan, in: sandbox, asyncOutcomes: [:], lendingMainActor: isMainActor(isolation))
+    }
+
+    /// ``verify(skipping:providing:isolation:)`` that also builds the registrations with an
+    /// `async` factory, first, each in turn: the synchronous registrations then find the async
+    /// singletons they depend on built, as in an app that resolves them at launch.
+    ///
+    /// ```swift
+    /// let report = await resolver.verifyAsync()
+    /// #expect(report.isValid, "\(report)")
+    /// ```
+    public func verifyAsync(
+        skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> VerificationReport {
+        let sandbox = verificationSandbox(providing: standIns)
+        let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping, buildingAsync: true)
+        var outcomes: [Key: ResolutionError?] = [:]
+        for binding in plan.bindings where binding.provider.isAsync {
+            do {
+                _ = try await binding.provider.resolveErasedAsync(
+                    as: binding.key, from: sandbox, arguments: nil, site: nil, isolation: isolation)
+                outcomes[binding.key] = .some(nil)
+            } catch {
+                outcomes[binding.key] = error as? ResolutionError
+            }
+        }
+        return verify(plan, in: sandbox, asyncOutcomes: outcomes, lendingMainActor: isMainActor(isolation))
+    }
+
+    /// The throw-away container a verification builds in.
+    private func verificationSandbox(providing standIns: ((Resolver) -> Void)?) -> Resolver {
+        bootstrapIfPending(.current)
         let sandbox = Resolver(isolatedChildOf: self, name: "verification of \(name)")
         standIns?(sandbox)
-        let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping)
+        return sandbox
+    }
+
+    /// Builds what `plan` lists in `sandbox`; the async registrations were built already, with
+    /// `asyncOutcomes`.
+    private func verify(
+        _ plan: VerificationPlan, in sandbox: Resolver, asyncOutcomes: [Key: ResolutionError?], lendingMainActor: Bool
+    ) -> VerificationReport {
+        let resolution = Resolution.current
         let run = VerificationRun(sandbox: sandbox)
         for binding in plan.bindings {
             let build = { (sandbox: Resolver) throws(ResolutionError) in
+                if let outcome = asyncOutcomes[binding.key] {
+                    if let error = outcome { throw error }
+                    return
+                }
                 _ = try binding.provider.resolveErased(
                     as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
             }
@@ -114,7 +159,7 @@ extension Resolver {
                 VerificationRun.Item(
                     owner: binding.key, build: build, isMainActorBound: binding.provider.isMainActorBound, prefix: []))
         }
-        let lendingMainActor = isMainActor(isolation) || resolution.isOnMainActor
+        let lendingMainActor = lendingMainActor || resolution.isOnMainActor
         run.run(lendingMainActor: lendingMainActor)
         let report = plan.report(of: run)
         run.dismantle(lendingMainActor: lendingMainActor)
@@ -160,9 +205,10 @@ struct VerificationPlan {
 
     static let needsArguments = "they need runtime arguments"
     static let skippedAsAsked = "as asked"
+    static let asyncFactory = "async factories; verifyAsync() builds them"
     static let mainActor = "main-actor registrations; verify() from main-actor code builds them"
 
-    init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type]) {
+    init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type], buildingAsync: Bool) {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
         let (all, replaced) = registryLock.withReadLock(Resolution.current.stripe) {
             (resolver.allBindingsLocked(), resolver.replacedSitesLocked())
@@ -178,6 +224,8 @@ struct VerificationPlan {
                 note(binding.key, skippedBecause: Self.skippedAsAsked)
             } else if binding.provider.key.arguments != nil {
                 note(binding.key, skippedBecause: Self.needsArguments)
+            } else if binding.provider.isAsync && !buildingAsync {
+                note(binding.key, skippedBecause: Self.asyncFactory)
             } else {
                 let missing = (binding.provider.declaredDependencies ?? []).filter { !sandbox.isRegisteredKey($0) }
                 if missing.isEmpty {

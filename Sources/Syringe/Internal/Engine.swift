@@ -166,8 +166,10 @@ extension Resolver {
                 value = try make()
             } else if let make = provider.resolvingFactory {
                 value = try make(resolution.container.unsafelyUnwrapped)
+            } else if let make = provider.argumentFactory {
+                value = try make.make(arguments?.values)
             } else {
-                value = try provider.argumentFactory.unsafelyUnwrapped.make(arguments?.values)
+                throw resolver.asyncFactoryError(provider, key: key, site: site, in: resolution)
             }
         } catch {
             throw resolver.failed(plan, with: error, key: key, site: site, in: resolution)
@@ -191,7 +193,7 @@ extension Resolver {
         var isNewDependency = false
         let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan in
             // While no binding exists, no task can see one: the task-local value is not read.
-            if Globals.bindingCount != 0 && resolution.depth == 0 && resolution.asyncStep == nil && !bindingRead {
+            if resolution.depth == 0 && Globals.bindingCount != 0 && resolution.asyncStep == nil && !bindingRead {
                 return Plan(.unbound)
             }
             guard
@@ -329,12 +331,6 @@ extension Resolver {
     fileprivate func start(
         _ plan: Plan, _ provider: AnyProvider, key: Key, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> AnyKept? {
-        if provider.isAsync {
-            plan.releaseBuild()
-            throw ResolutionError(
-                .asyncFactory, key: key, path: resolution.path, container: self, site: site,
-                suggestions: Messages.asyncFactorySuggestions(for: key, registeredAt: provider.site))
-        }
         if key.arguments == nil && resolution.isBuilding(provider) {
             plan.releaseBuild()
             throw ResolutionError(
@@ -365,6 +361,16 @@ extension Resolver {
         }
         resolution.enter(Frame(provider: provider, site: site), in: plan.builder ?? .passUnretained(self))
         return nil
+    }
+
+    /// The error of an async registration with no instance kept, met on the synchronous path.
+    @inline(never)
+    fileprivate func asyncFactoryError(
+        _ provider: AnyProvider, key: Key, site: SourceLocation?, in resolution: Resolution
+    ) -> ResolutionError {
+        ResolutionError(
+            .asyncFactory, key: key, path: resolution.path, container: self, site: site,
+            suggestions: Messages.asyncFactorySuggestions(for: key, registeredAt: provider.site))
     }
 
     /// Ends a build whose factory threw: the error with its path, and nothing kept.
