@@ -429,6 +429,89 @@ extension Resolver {
 
 }
 
+// MARK: - Chaining
+
+extension Registration {
+    /// Registers another `async` factory in the same container (chaining).
+    @discardableResult
+    public func register<U>(
+        _ type: U.Type = U.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) () async throws -> sending U
+    ) -> Registration<U> {
+        resolver.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+    }
+
+    /// Registers another `async` factory in the same container (chaining).
+    @discardableResult
+    public func register<U>(
+        _ type: U.Type = U.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (Resolver) async throws -> sending U
+    ) -> Registration<U> {
+        resolver.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, factory: factory)
+    }
+
+    /// Registers another `async` factory in the same container (chaining).
+    @discardableResult
+    public func register<U>(
+        _ type: U.Type = U.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) () async throws -> sending U
+    ) -> Registration<U> {
+        resolver.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Registers another `async` factory in the same container (chaining).
+    @discardableResult
+    public func register<U>(
+        _ type: U.Type = U.self,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (Resolver) async throws -> sending U
+    ) -> Registration<U> {
+        resolver.register(
+            type, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line, factory: factory)
+    }
+
+    /// Registers another `async` factory that takes arguments in the same container (chaining).
+    @discardableResult
+    public func register<U, First: Sendable, each Rest: Sendable>(
+        _ type: U.Type = U.self,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        arguments first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @isolated(any) (First, repeat each Rest) async throws -> sending U
+    ) -> Registration<U> {
+        resolver.register(
+            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, arguments: first, repeat each rest,
+            file: file, line: line, factory: factory)
+    }
+
+}
+
 // MARK: - The ways in
 
 /// An async factory with arguments, as ``Provider`` calls it: with the arguments' tuple.

@@ -633,3 +633,181 @@ final class AfGate: @unchecked Sendable {
         #expect(report.verified == ["AfNode"])
     }
 }
+
+// MARK: - Forms, edges and attacks
+
+protocol AfStoring: AnyObject, Sendable {}
+final class AfStoreImpl: AfStoring {}
+enum AfFlow: Scope {}
+
+/// An async factory `depth` levels deep, each resolving the next with `resolveAsync()`.
+final class AfLevel: Sendable {
+    let next: AfLevel?
+    init(next: AfLevel?) { self.next = next }
+}
+
+private func afRegisterAsyncChain(in r: Resolver, levels: Int) {
+    for level in 0..<levels {
+        r.register(name: "\(level)") { (r: Resolver) async throws -> AfLevel in
+            guard level + 1 < levels else { return AfLevel(next: nil) }
+            let next: AfLevel = try await r.tryResolveAsync(name: "\(level + 1)")
+            return AfLevel(next: next)
+        }
+    }
+}
+
+@Suite struct AsyncFormsTests {
+    @Test func implementsServesTheProtocolAsync() async throws {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async -> AfStoreImpl in AfStoreImpl() }
+            .implements(AfStoring.self)
+        #expect(throws: ResolutionError.self) { try r.tryResolve(AfStoring.self) }
+        let store: AfStoring = await r.resolveAsync()
+        #expect(store is AfStoreImpl)
+        #expect(try r.tryResolve(AfStoring.self) === store)
+        #expect(r.resolve(AfStoreImpl.self) === store)
+    }
+
+    @Test func chainedRegistrationsTakeAsyncFactories() async {
+        let r = Resolver()
+        r.register { AfStoreImpl() }
+            .register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+            .register { (r: Resolver) async -> AfHolder in AfHolder(node: await r.resolveAsync()) }
+            .register(arguments: Int.self) { (size: Int) async -> AfDatabase in AfDatabase(path: "#\(size)") }
+            .register(scopedTo: AfFlow.self) { () async -> AfLevel in AfLevel(next: nil) }
+        let holder: AfHolder = await r.resolveAsync()
+        #expect(holder.node === r.resolve(AfNode.self))
+        #expect(await r.resolveAsync(AfDatabase.self, arguments: 2).path == "#2")
+        #expect(await r.optionalAsync(AfLevel.self, scopedTo: AfFlow.self) != nil)
+    }
+
+    @Test func scopedAsyncRegistrationsShareWithinTheScope() async {
+        let r = Resolver()
+        r.register(scopedTo: AfFlow.self) { () async -> AfNode in AfNode() }
+        let one: AfNode = await r.resolveAsync(scopedTo: AfFlow.self)
+        let two: AfNode = await r.resolveAsync(scopedTo: AfFlow.self)
+        #expect(one === two)
+        r.dropCached(scopedTo: AfFlow.self)
+        let three: AfNode = await r.resolveAsync(scopedTo: AfFlow.self)
+        #expect(three !== one)
+    }
+
+    @Test func aWeakAsyncRegistrationIsSharedWhileHeld() async {
+        let r = Resolver()
+        r.register(lifetime: .weak) { () async -> AfNode in AfNode() }
+        var held: AfNode? = await r.resolveAsync()
+        let serial = held!.serial
+        #expect(await r.resolveAsync(AfNode.self).serial == serial)
+        held = nil
+        #expect(await r.resolveAsync(AfNode.self).serial != serial)
+    }
+
+    @Test func staticRegistrationTwinsRegisterInCurrent() async {
+        let r = Resolver()
+        Resolver.withContainer(r) {
+            Resolver.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+            Resolver.register { (r: Resolver) async -> AfHolder in AfHolder(node: await r.resolveAsync()) }
+            Resolver.register(arguments: Int.self) { (size: Int) async -> AfDatabase in AfDatabase(path: "#\(size)") }
+        }
+        let holder: AfHolder = await r.resolveAsync()
+        #expect(holder.node === r.resolve(AfNode.self))
+        #expect(await r.resolveAsync(AfDatabase.self, arguments: 4).path == "#4")
+    }
+
+    @Test func theDependencyGraphMarksAsyncRegistrations() async {
+        let r = Resolver(id: "af-graph-\(FxSerial.next())")
+        r.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+        r.register { (r: Resolver) async -> AfHolder in AfHolder(node: await r.resolveAsync()) }
+        let _: AfHolder = await r.resolveAsync()
+        let graph = r.dependencyGraph()
+        #expect(graph.nodes.allSatisfy { $0.isAsync })
+        #expect(graph.mermaid.contains("(singleton, async)"))
+        #expect(graph.edges.count == 1)
+    }
+
+    @Test func aDeepChainOfAsyncFactoriesResolvesAndARunawayOneStops() async throws {
+        let r = Resolver()
+        afRegisterAsyncChain(in: r, levels: 150)
+        var level: AfLevel? = try await r.tryResolveAsync(name: "0")
+        var count = 0
+        while let current = level {
+            count += 1
+            level = current.next
+        }
+        #expect(count == 150)
+
+        let runaway = Resolver()
+        afRegisterAsyncChain(in: runaway, levels: 400)
+        do {
+            let _: AfLevel = try await runaway.tryResolveAsync(name: "0")
+            Issue.record("resolved")
+        } catch let error as ResolutionError {
+            guard case .tooDeep = error.reason else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+        }
+    }
+
+    @Test func concurrentChildTasksOfOneFactoryShareItsGraphInstances() async {
+        let r = Resolver()
+        r.register(lifetime: .graph) { AfNode() }
+        r.register { (r: Resolver) async -> [AfNode] in
+            await withTaskGroup(of: AfNode.self) { group in
+                for _ in 0..<16 { group.addTask { r.resolve(AfNode.self) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        for _ in 0..<20 {
+            let nodes: [AfNode] = await r.resolveAsync()
+            #expect(Set(nodes.map(ObjectIdentifier.init)).count == 1)
+        }
+    }
+
+    @Test func manyTasksResolveAsyncTransientsAndSingletonsAtOnce() async {
+        let r = Resolver()
+        let built = FxCounter()
+        r.register(lifetime: .singleton) { () async -> AfDatabase in
+            built.increment()
+            await Task.yield()
+            return AfDatabase(path: "shared")
+        }
+        r.register { (r: Resolver) async -> AfRepository in AfRepository(database: await r.resolveAsync()) }
+        let databases = await withTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<500 {
+                group.addTask { ObjectIdentifier(await r.resolveAsync(AfRepository.self).database) }
+            }
+            return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(databases.count == 1)
+        #expect(built.value == 1)
+    }
+
+    @Test func aSynchronousResolveOfABuiltAsyncSingletonWorksInsideAnAsyncFactory() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+        r.register { (r: Resolver) async -> AfHolder in
+            let _: AfNode = await r.resolveAsync()
+            return AfHolder(node: r.resolve())
+        }
+        let holder: AfHolder = await r.resolveAsync()
+        #expect(holder.node === r.resolve(AfNode.self))
+    }
+
+    @Test func aStopInsideAnAsyncResolutionIsReportedWhereItBegan() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            let r = Resolver()
+            r.register { (r: Resolver) async -> AfNeedsMissing in
+                await Task.yield()
+                _ = r.resolve(AfMissing.self)
+                return AfNeedsMissing()
+            }
+            let _: AfNeedsMissing = await r.resolveAsync()
+        }
+        let text = fxStderr(result)
+        #expect(text.contains("no registration for AfMissing"))
+        #expect(text.contains("while resolving AfNeedsMissing → AfMissing"))
+        #expect(text.contains("AsyncFactoryTests.swift"))
+    }
+}

@@ -19,6 +19,8 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         /// The name of the container that holds the registration (nil for a missing key).
         /// DOT and Mermaid show it when the graph spans more than one container.
         public let container: String?
+        /// Whether the registration's factory is `async` (resolved with `resolveAsync()`).
+        public let isAsync: Bool
     }
 
     /// "`from` depends on `to`".
@@ -34,8 +36,9 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     private var captions: [String] {
         let spansContainers = Set(nodes.compactMap(\.container)).count > 1
         return nodes.map { node in
-            guard spansContainers, let container = node.container else { return node.lifetime }
-            return "\(node.lifetime), in \(container)"
+            let lifetime = node.isAsync ? "\(node.lifetime), async" : node.lifetime
+            guard spansContainers, let container = node.container else { return lifetime }
+            return "\(lifetime), in \(container)"
         }
     }
 
@@ -113,16 +116,17 @@ extension Resolver {
                 container = current.parent
             }
             var ids: [Key: String] = [:]
-            var nodeKeys: [(key: Key, lifetime: String)] = []
-            func node(for key: Key, lifetime: String) -> String {
+            var nodeKeys: [(key: Key, lifetime: String, isAsync: Bool)] = []
+            func node(for key: Key, lifetime: String, isAsync: Bool = false) -> String {
                 if let id = ids[key] { return id }
                 let id = "n\(nodeKeys.count)"
                 ids[key] = id
-                nodeKeys.append((key, lifetime))
+                nodeKeys.append((key, lifetime, isAsync))
                 return id
             }
             for binding in bindings {
-                _ = node(for: binding.key, lifetime: binding.provider.lifetimeDescription)
+                _ = node(
+                    for: binding.key, lifetime: binding.provider.lifetimeDescription, isAsync: binding.provider.isAsync)
             }
             var edges: [DependencyGraph.Edge] = []
             var seen: Set<DependencyGraph.Edge> = []
@@ -135,7 +139,9 @@ extension Resolver {
                     ? (provider.declaredDependencies ?? []) + provider.observedDependencies : [provider.key]
                 for dependency in dependencies {
                     let target = visibleBinding(for: dependency)
-                    let to = node(for: dependency, lifetime: target?.provider.lifetimeDescription ?? "missing")
+                    let to = node(
+                        for: dependency, lifetime: target?.provider.lifetimeDescription ?? "missing",
+                        isAsync: target?.provider.isAsync ?? false)
                     let edge = DependencyGraph.Edge(from: from, to: to)
                     if seen.insert(edge).inserted { edges.append(edge) }
                 }
@@ -144,7 +150,8 @@ extension Resolver {
             let nodes = nodeKeys.indices.map { index in
                 DependencyGraph.Node(
                     id: "n\(index)", title: titles[index], lifetime: nodeKeys[index].lifetime,
-                    container: nodeKeys[index].lifetime == "missing" ? nil : containers[nodeKeys[index].key])
+                    container: nodeKeys[index].lifetime == "missing" ? nil : containers[nodeKeys[index].key],
+                    isAsync: nodeKeys[index].isAsync)
             }
             return DependencyGraph(nodes: nodes, edges: edges)
         }

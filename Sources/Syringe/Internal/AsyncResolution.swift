@@ -24,6 +24,7 @@ extension Resolver {
         site: SourceLocation?, cancellable: Bool = false, isolation: isolated (any Actor)?
     ) async throws -> T {
         let step = Resolver.binding?.asyncStep
+        step?.step!.provider.noteDependency(key)
         // 1. Lookup and plan.
         let resolution = Resolution.current
         let found = resolution.continuing(step) { lookUpAsync(key, from: container, provider: given, in: resolution) }
@@ -43,11 +44,14 @@ extension Resolver {
             return try await self.build(
                 build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
                 isolation: isolation)
-        case .synchronous:
+        case .missing where T.self is any OptionalResolvable.Type:
+            let optional = T.self as! any OptionalResolvable.Type
+            return try await optional.resolveWrappedAsync(
+                key, arguments: arguments, in: container, site: site, isolation: isolation) as! T
+        case .missing, .synchronous:
             let resolution = Resolution.current
             let mark = MainActorMark(isolation, resolution)
             defer { mark.end() }
-            step?.step!.provider.noteDependency(key)
             return try resolution.continuing(step) { () throws(ResolutionError) -> T in
                 guard let arguments else {
                     return try Resolver.resolve(key, from: container, provider: given, site: site, in: resolution)
@@ -68,6 +72,8 @@ extension Resolver {
         case kept(AnyKept)
         case build(AsyncBuild)
         case alias(Alias, Resolver)
+        /// Nothing is registered for the key itself.
+        case missing
         /// What the synchronous path does, which it looks up again.
         case synchronous
     }
@@ -87,6 +93,9 @@ extension Resolver {
             if plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: Alias.self).target.isAsync }) {
                 return .alias(plan.take(Alias.self), plan.resolver!.takeRetainedValue())
             }
+        case .missing:
+            plan.release()
+            return .missing
         default:
             break
         }
@@ -209,6 +218,21 @@ private struct AsyncBuild: @unchecked Sendable {
         owner = plan.owner
         isFirst = plan.isFirst
         isClaimed = plan.isClaimed
+    }
+}
+
+extension Optional {
+    /// ``OptionalResolvable/resolveWrapped(_:arguments:in:site:)`` on the async path.
+    static func resolveWrappedAsync(
+        _ key: Key, arguments: Any?, in resolver: Resolver?, site: SourceLocation?, isolation: isolated (any Actor)?
+    ) async throws -> Any {
+        do {
+            let value: Wrapped = try await Resolver.resolveAsync(
+                key.with(type: Wrapped.self), from: resolver, arguments: arguments, site: site, isolation: isolation)
+            return Wrapped?.some(value) as Any
+        } catch let error as ResolutionError where error.isNotRegistered {
+            return Wrapped?.none as Any
+        }
     }
 }
 

@@ -95,7 +95,7 @@ class AnyProvider: AnyBinding {
         isMarkerUndecided = false
         guard isMarked else {
             store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
-            return instance
+            return store.kept(for: resolution) ?? instance  // a `.graph` one another task kept first
         }
         let singleton = SingletonStore(instance: instance)
         guard let owner else {

@@ -430,8 +430,7 @@ extension Resolver {
         } else if build.isFirst {
             publish()
         } else {
-            var nothing = Leftovers()
-            build.store.keep(instance, for: resolution, from: self, leftovers: &nothing)
+            kept = resolution.keepInGraph(instance, for: build.store)  // a `.graph` instance
         }
         return unsafeDowncast(kept, to: Kept<T>.self).instance
     }
@@ -593,6 +592,10 @@ protocol OptionalResolvable {
     static func resolveWrapped(
         _ key: Key, arguments: Arguments?, in resolver: Resolver, site: SourceLocation?
     ) throws(ResolutionError) -> Any
+
+    static func resolveWrappedAsync(
+        _ key: Key, arguments: Any?, in resolver: Resolver?, site: SourceLocation?, isolation: isolated (any Actor)?
+    ) async throws -> Any
 }
 
 extension Optional: OptionalResolvable {

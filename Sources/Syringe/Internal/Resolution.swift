@@ -184,13 +184,18 @@ final class Resolution {
 
     // MARK: `.graph` instances
 
-    func keepInGraph(_ instance: AnyKept, for store: AnyObject) {
+    @discardableResult
+    func keepInGraph(_ instance: AnyKept, for store: AnyObject) -> AnyKept {
         guard let step = asyncStep else {
             graph.keep(instance, for: store)
-            return
+            return instance
         }
-        let replaced = step.withGraph { $0.keep(instance, for: store) }
-        withExtendedLifetime(replaced) {}  // released here, after the lock
+        // Tasks of one async resolution may build the instance at once: the first kept is the one.
+        return step.withGraph { graph in
+            if let kept = graph.instance(for: store) { return kept }
+            graph.keep(instance, for: store)
+            return instance
+        }
     }
 
     /// The `.graph` instance of `store` in the current top-level resolution, if one was built.
