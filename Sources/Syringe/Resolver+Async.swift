@@ -129,7 +129,7 @@ extension Resolver {
             arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``resolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` with arguments for the factory.
+    /// ``resolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method`` with arguments for the factory.
     public func resolveAsync<T, First, each Rest>(
         _ type: T.Type = T.self,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -162,7 +162,7 @@ extension Resolver {
             arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``tryResolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` with arguments for the factory.
+    /// ``tryResolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method`` with arguments for the factory.
     public func tryResolveAsync<T, First, each Rest>(
         _ type: T.Type = T.self,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -194,7 +194,7 @@ extension Resolver {
             arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``optionalAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` with arguments for the factory.
+    /// ``optionalAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method`` with arguments for the factory.
     public func optionalAsync<T, First, each Rest>(
         _ type: T.Type = T.self,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -323,7 +323,7 @@ extension Resolver {
             file: file, line: line, factory: factory)
     }
 
-    /// ``resolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` on ``current``.
+    /// ``resolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method`` on ``current``.
     public static func resolveAsync<T>(
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
@@ -338,7 +338,7 @@ extension Resolver {
             arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``resolveAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)`` on ``current``.
+    /// ``resolveAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)-method`` on ``current``.
     public static func resolveAsync<T, First, each Rest>(
         _ type: T.Type = T.self,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -355,7 +355,7 @@ extension Resolver {
             arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``tryResolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` on ``current``.
+    /// ``tryResolveAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method`` on ``current``.
     public static func tryResolveAsync<T>(
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
@@ -370,7 +370,7 @@ extension Resolver {
             arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``tryResolveAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)`` on ``current``.
+    /// ``tryResolveAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)-method`` on ``current``.
     public static func tryResolveAsync<T, First, each Rest>(
         _ type: T.Type = T.self,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -387,7 +387,7 @@ extension Resolver {
             arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``optionalAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)`` on ``current``.
+    /// ``optionalAsync(_:scopedTo:qualifiedBy:name:isolation:file:line:)-method`` on ``current``.
     public static func optionalAsync<T>(
         _ type: T.Type = T.self,
         scopedTo scope: (any Scope.Type)? = nil,
@@ -402,7 +402,7 @@ extension Resolver {
             arguments: nil, site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``optionalAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)`` on ``current``.
+    /// ``optionalAsync(_:qualifiedBy:name:arguments:_:isolation:file:line:)-method`` on ``current``.
     public static func optionalAsync<T, First, each Rest>(
         _ type: T.Type = T.self,
         qualifiedBy qualifier: (any Qualifier.Type)? = nil,
@@ -419,7 +419,7 @@ extension Resolver {
             arguments: (first, repeat each rest), site: SourceLocation(file: file, line: line), isolation: isolation)
     }
 
-    /// ``resolveAllAsync(_:isolation:file:line:)`` on ``current``.
+    /// ``resolveAllAsync(_:isolation:file:line:)-method`` on ``current``.
     public static func resolveAllAsync<T>(
         _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation, file: StaticString = #fileID,
         line: UInt = #line

@@ -150,3 +150,32 @@ final class NotesViewPlain {
     let store: NoteStore
     init(store: NoteStore) { self.store = store }
 }
+
+protocol NotePlugin: Sendable {}
+struct MarkdownPlugin: NotePlugin {}
+
+@Suite struct AsyncReadmeTests {
+    @Test func theFeatureTourResolvesWithEveryAsyncVerb() async throws {
+        let resolver = Resolver()
+        resolver.register(name: "notesPath") { "/tmp/notes.json" }
+        resolver.register(lifetime: .singleton) { (r: Resolver) async throws -> NoteStore in
+            try await NoteStore.load(from: r.resolve(name: "notesPath"))
+        }
+        resolver.register { @MainActor (r: Resolver) async -> NotesViewModel in
+            NotesViewModel(store: await r.resolveAsync())
+        }
+        resolver.register(NotePlugin.self, name: "markdown") { () async -> NotePlugin in MarkdownPlugin() }
+
+        let store: NoteStore = await resolver.resolveAsync()
+        let checked: NoteStore = try await resolver.tryResolveAsync()
+        let maybe: NoteStore? = await resolver.optionalAsync()
+        let all: [NotePlugin] = await resolver.resolveAllAsync()
+        let report = await resolver.verifyAsync()
+        let model: NotesViewModel = await resolver.resolveAsync()
+        #expect(checked === store)
+        #expect(maybe === store)
+        #expect(model.store === store)
+        #expect(all.count == 1)
+        #expect(report.isValid)
+    }
+}
