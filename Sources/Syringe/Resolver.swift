@@ -268,7 +268,7 @@ final class ContainerBinding: @unchecked Sendable {
     /// The innermost async build in progress where this binding was made.
     let enclosingStep: ContainerBinding?
     /// Whether the binding is in ``Globals/State/bindingCount``. Lock held.
-    private var isCounted = true
+    private var isCounted: Bool
     /// The outermost step's: the `.graph` instances of its async resolution, made when first
     /// needed (``withGraph(_:)``).
     var graph: GraphScope?
@@ -280,7 +280,9 @@ final class ContainerBinding: @unchecked Sendable {
         self.container = container
         self.step = step
         enclosingStep = enclosing
-        registryLock.withWriteLock { _ in Globals.bindingCount += 1 }
+        // A build inside another keeps the outermost one, which is counted, alive: it need not be.
+        isCounted = step == nil || enclosing == nil
+        if isCounted { registryLock.withWriteLock { _ in Globals.bindingCount += 1 } }
     }
 
     /// Takes the binding out of the count before its end: a `verify()` worker ended inside its
@@ -295,6 +297,7 @@ final class ContainerBinding: @unchecked Sendable {
     deinit {
         // Released by the task-local machinery when a body or a task ends, never under a
         // Syringe lock.
+        guard isCounted else { return }  // never counted: nothing else can change that
         registryLock.withWriteLock { _ in
             if isCounted { Globals.bindingCount -= 1 }
         }

@@ -243,6 +243,9 @@ enum DependenciesContender {
                 }
             }
 
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+            return nil
+
         case .threads1Value, .threads2Value:
             return nil
         }

@@ -64,6 +64,9 @@ enum ManualContender {
                 for _ in 0..<count { blackHole(database) }
             }
 
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+            return nil
+
         case .threads1Value, .threads2Value:
             let settings = DatabaseSettings()
             return .threaded(scenario.threads!) { count in

@@ -222,6 +222,9 @@ enum MinimalRegistryContender {
                 for _ in 0..<count { blackHole(MinimalRegistry.current.resolve(Database.self)) }
             }
 
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+            return nil
+
         case .threads1Value, .threads2Value:
             let settings = DatabaseSettings()
             registry.register { settings }

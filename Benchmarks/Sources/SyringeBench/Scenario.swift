@@ -41,6 +41,13 @@ enum Scenario: String, CaseIterable {
     /// shows how the container itself scales.
     case threads1Value = "threads-1-value"
     case threads2Value = "threads-2-value"
+    /// Async factories (`resolveAsync()`): a cached singleton, a transient, a chain of three
+    /// transients each awaiting the next, and 100 tasks resolving a fresh container's singleton
+    /// at once (time per whole batch of 100).
+    case asyncSingleton = "async-singleton"
+    case asyncTransient = "async-transient"
+    case asyncChain3 = "async-chain3"
+    case asyncFirst100 = "async-first-100"
 
     /// How many other services `registrations-N` registers next to the resolved one.
     var otherRegistrations: Int? {
@@ -96,11 +103,11 @@ enum Contender: String, CaseIterable {
     /// for it (or the contender is not built in).
     func job(for scenario: Scenario) -> Job? {
         switch self {
-        case .syringe: SyringeContender.job(for: scenario)
+        case .syringe: AsyncScenarios.syringe(scenario) ?? SyringeContender.job(for: scenario)
         case .swinject: SwinjectContender.job(for: scenario)
         case .swiftDependencies: DependenciesContender.job(for: scenario)
         case .manual: ManualContender.job(for: scenario)
-        case .minimalRegistry: MinimalRegistryContender.job(for: scenario)
+        case .minimalRegistry: AsyncScenarios.minimalRegistry(scenario) ?? MinimalRegistryContender.job(for: scenario)
         }
     }
 }

@@ -124,6 +124,9 @@ enum SwinjectContender {
                 for _ in 0..<count { blackHole(shared.resolver.resolve(Database.self)!) }
             }
 
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+            return nil
+
         case .threads1Value, .threads2Value:
             container.register(DatabaseSettings.self) { _ in DatabaseSettings() }.inObjectScope(.container)
             let shared = SendableResolver(resolver: container.synchronize())

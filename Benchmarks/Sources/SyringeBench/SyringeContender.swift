@@ -198,6 +198,9 @@ enum SyringeContender {
                 }
             }
 
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+            return nil
+
         case .threads1Value, .threads2Value:
             Resolver.register(lifetime: .singleton) { DatabaseSettings() }
             return .threaded(scenario.threads!, prepare: { Resolver.root = container }) { count in

@@ -163,9 +163,10 @@ extension Resolver {
             build.builder, step: AsyncStep(provider: provider, key: key, site: site), enclosing: step)
         let value: T
         do {
-            value = try await Resolver.$binding.withValue(binding) {
-                try await provider.asyncFactory.unsafelyUnwrapped(build.builder, arguments)
-            }
+            // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
+            // abstraction level, and re-abstracting it costs an allocation a call.
+            guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
+            value = try await Resolver.$binding.withValue(binding) { try await make(build.builder, arguments) }
         } catch {
             throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
         }
