@@ -1,11 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Runs the deinitializer, stack-depth, cross-thread-wait and verification-run tests against the
-// library built in release mode, where the optimizer shortens lifetimes and stack frames differ.
-// A package of its own because the main test target cannot be built in release mode with Swift
-// 6.3.1 (the compiler crashes in LLVM's function-attribute inference on some of its files). The
-// test sources are links to the main test target's files.
+// Runs the deinitializer, stack-depth, cross-thread-wait, verification-run and async-factory tests
+// against the library built in release mode, where the optimizer shortens lifetimes and stack
+// frames differ. A package of its own because the main test target cannot be built in release
+// mode with Swift 6.3.1 (the compiler crashes in LLVM's function-attribute inference on some of
+// its files). The test sources are links to the main test target's files.
 //
 // A path dependency's identity is the name of its folder, which differs between checkouts:
 // derive it from this manifest's location, <checkout>/Tests/ReleaseChecks/Package.swift.

@@ -811,3 +811,38 @@ private func afRegisterAsyncChain(in r: Resolver, levels: Int) {
         #expect(text.contains("AsyncFactoryTests.swift"))
     }
 }
+
+@MainActor private func afRegisterFromMainActorCode(in r: Resolver) {
+    // No annotation: the closure is main-actor code, as every closure written here is.
+    r.register(lifetime: .singleton) { () async -> AfViewModel in
+        MainActor.assertIsolated()
+        return AfViewModel(tokens: await AfTokenStore.load())
+    }
+}
+
+@Suite struct AsyncContextTests {
+    @Test func aFactoryWrittenInMainActorCodeRunsThereFromADetachedTask() async {
+        let r = Resolver()
+        await afRegisterFromMainActorCode(in: r)
+        let model = await Task.detached { () -> AfViewModel in await r.resolveAsync() }.value
+        #expect(model.tokens.token == "t-1")
+    }
+
+    @Test(.isolatedResolver) func anAsyncSingletonBuiltInAnIsolatedTestStaysThere() async {
+        Resolver.register(lifetime: .singleton) { () async -> AfNode in AfNode() }
+        let node: AfNode = await Resolver.resolveAsync()
+        #expect(Resolver.resolve(AfNode.self) === node)
+        #expect(Resolver.current !== Resolver.main)
+    }
+
+    @Test func aTaskStartedInsideAnAsyncFactoryKeepsItsContainer() async {
+        let parent = Resolver()
+        let child = Resolver(parent: parent)
+        child.register(name: "where") { "child" }
+        parent.register(name: "where") { "parent" }
+        child.register { () async -> String in
+            await Task { Resolver.resolve(String.self, name: "where") }.value
+        }
+        #expect(await child.resolveAsync(String.self) == "child")
+    }
+}
