@@ -109,12 +109,12 @@ extension Resolver {
         cancellable: Bool, isolation: isolated (any Actor)?
     ) async throws -> T {
         // 2. Checks.
-        let path = step?.path ?? []
         if key.arguments == nil && step?.isBuilding(build.provider) == true {
+            let path = step?.path ?? []
             throw ResolutionError(.cycle(of: path + [key]), key: key, path: path, container: build.resolver, site: site)
         }
-        if path.count >= maximumDepth {
-            throw ResolutionError(.tooDeep, key: key, path: path, container: build.resolver, site: site)
+        if let step, step.depth >= maximumDepth {
+            throw ResolutionError(.tooDeep, key: key, path: step.path, container: build.resolver, site: site)
         }
         guard build.isClaimed, let store = build.store else {
             return try await run(build, key: key, arguments: arguments, site: site, step: step, isolation: isolation)
@@ -253,6 +253,9 @@ extension ContainerBinding {
 
     /// The keys of the async builds in progress, outermost first.
     var path: [Key] { steps.compactMap { $0.step?.key }.reversed() }
+
+    /// How many async builds are in progress.
+    var depth: Int { steps.reduce(0) { count, binding in binding.step == nil ? count : count + 1 } }
 
     /// Whether an async build in progress is `provider`'s (a dependency cycle).
     func isBuilding(_ provider: AnyProvider) -> Bool {
