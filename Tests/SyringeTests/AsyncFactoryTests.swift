@@ -282,6 +282,24 @@ final class AfGate: @unchecked Sendable {
         #expect(Set(nodes.map(ObjectIdentifier.init)).count == 1)
     }
 
+    @Test func concurrentFirstResolutionsOfATransientEachGetTheirOwn() async {
+        for _ in 0..<20 {
+            let r = Resolver()
+            let gate = AfGate()
+            r.register { () async -> AfNode in
+                await gate.wait()
+                return AfNode()
+            }
+            let serials = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { await r.resolveAsync(AfNode.self).serial } }
+                try? await Task.sleep(nanoseconds: 5_000_000)
+                gate.open()
+                return await group.reduce(into: Set<Int>()) { $0.insert($1) }
+            }
+            #expect(serials.count == 8)
+        }
+    }
+
     @Test func aSynchronousResolutionDuringTheBuildDoesNotWaitForIt() async throws {
         let r = Resolver()
         let gate = AfGate()

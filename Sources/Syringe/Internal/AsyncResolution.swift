@@ -116,7 +116,9 @@ extension Resolver {
         if let step, step.depth >= maximumDepth {
             throw ResolutionError(.tooDeep, key: key, path: step.path, container: build.resolver, site: site)
         }
-        guard build.isClaimed, let store = build.store else {
+        // Only a shared instance is built once for everyone; the first instance of another
+        // registration (whose `Singleton` marker its build decides) is each caller's own.
+        guard let store = build.store, store.sharesInstances else {
             return try await run(build, key: key, arguments: arguments, site: site, step: step, isolation: isolation)
         }
         // 3. Build once: join the build in flight, or start it.
