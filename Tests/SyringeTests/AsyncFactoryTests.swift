@@ -864,3 +864,83 @@ private func afRegisterAsyncChain(in r: Resolver, levels: Int) {
         #expect(await child.resolveAsync(String.self) == "child")
     }
 }
+
+final class AfLoopA: Sendable {}
+final class AfLoopB: Sendable {}
+
+/// Resumes a continuation once, from whichever side comes first.
+final class AfOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(_ value: Bool) {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(returning: value)
+    }
+}
+
+/// Whether `body` finishes within `seconds`: the watchdog of a test that would otherwise hang
+/// the run (a hung body is left suspended).
+func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+    await withCheckedContinuation { continuation in
+        let once = AfOnce(continuation)
+        Task {
+            await body()
+            once.resume(true)
+        }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            once.resume(false)
+        }
+    }
+}
+
+@Suite struct AsyncWaitLoopTests {
+    /// Two async singletons that need each other, first resolved by two tasks at the same moment:
+    /// each build waits for the other's; the second wait closes the loop and is reported as a
+    /// cycle, which fails both builds instead of leaving both tasks suspended.
+    @Test func twoTasksWhoseSingletonsNeedEachOtherGetACycleNotAHang() async {
+        let finished = await afFinishes(within: 20) { await Self.resolveLoopingPairs() }
+        #expect(finished, "the two tasks waited for each other")
+    }
+
+    private static func resolveLoopingPairs() async {
+        for _ in 0..<20 {
+            let r = Resolver()
+            let bothStarted = AfGate()
+            let started = FxCounter()
+            r.register(lifetime: .singleton) { (r: Resolver) async throws -> AfLoopA in
+                if started.increment() == 2 { bothStarted.open() }
+                await bothStarted.wait()
+                let _: AfLoopB = try await r.tryResolveAsync()
+                return AfLoopA()
+            }
+            r.register(lifetime: .singleton) { (r: Resolver) async throws -> AfLoopB in
+                if started.increment() == 2 { bothStarted.open() }
+                await bothStarted.wait()
+                let _: AfLoopA = try await r.tryResolveAsync()
+                return AfLoopB()
+            }
+            async let a: Result<AfLoopA, any Error> = {
+                do { return .success(try await r.tryResolveAsync()) } catch { return .failure(error) }
+            }()
+            async let b: Result<AfLoopB, any Error> = {
+                do { return .success(try await r.tryResolveAsync()) } catch { return .failure(error) }
+            }()
+            let outcomes = await [a.map { $0 as AnyObject }, b.map { $0 as AnyObject }]
+            for outcome in outcomes {
+                guard case .failure(let error as ResolutionError) = outcome, case .cycle = error.reason else {
+                    Issue.record("expected a cycle, got \(outcome)")
+                    continue
+                }
+            }
+        }
+    }
+}

@@ -121,8 +121,10 @@ extension Resolver {
         guard let store = build.store, store.sharesInstances else {
             return try await run(build, key: key, arguments: arguments, site: site, step: step, isolation: isolation)
         }
-        // 3. Build once: join the build in flight, or start it.
-        let joined = AsyncFlight.join(store) {
+        // 3. Build once: join the build in flight, or start it. The build this task runs, if
+        // any, waits for it meanwhile: a wait that would close a loop of builds is a cycle.
+        let holder = step?.flight
+        let joined = AsyncFlight.join(store, waitingFor: holder) {
             registryLock.withReadLock(Resolution.current.stripe) {
                 build.provider.store(keptBy: build.owner)?.kept(for: .current)
             }
@@ -131,9 +133,14 @@ extension Resolver {
         switch joined {
         case .existing(let instance):
             kept = instance
+        case .loop:
+            let path = step?.path ?? []
+            throw ResolutionError(.cycle(of: path + [key]), key: key, path: path, container: build.resolver, site: site)
         case .joined(let flight):
+            defer { holder?.stopWaiting() }
             kept = try await flight.wait(cancellable: cancellable)
         case .started(let flight):
+            defer { holder?.stopWaiting() }
             startFlight(flight, build, as: T.self, key: key, site: site, step: step)
             kept = try await flight.wait(cancellable: cancellable)
         }
@@ -147,7 +154,8 @@ extension Resolver {
     ) {
         Task {
             do {
-                let value: T = try await run(build, key: key, arguments: nil, site: site, step: step, isolation: nil)
+                let value: T = try await run(
+                    build, key: key, arguments: nil, site: site, step: step, flight: flight, isolation: nil)
                 flight.finish(.success(Kept(value)))
             } catch {
                 flight.finish(.failure(error))
@@ -158,11 +166,11 @@ extension Resolver {
     /// Runs the factory in a step of the task's path, then keeps the instance.
     private static func run<T>(
         _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
-        isolation: isolated (any Actor)?
+        flight: AsyncFlight? = nil, isolation: isolated (any Actor)?
     ) async throws(ResolutionError) -> T {
         let provider = unsafeDowncast(build.provider, to: Provider<T>.self)
         let binding = ContainerBinding(
-            build.builder, step: AsyncStep(provider: provider, key: key, site: site), enclosing: step)
+            build.builder, step: AsyncStep(provider: provider, key: key, site: site, flight: flight), enclosing: step)
         let value: T
         do {
             // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
@@ -245,6 +253,8 @@ struct AsyncStep {
     let key: Key
     /// Where the build was asked for.
     let site: SourceLocation?
+    /// The flight this build ends, when it builds a shared instance.
+    var flight: AsyncFlight? = nil
 }
 
 extension ContainerBinding {
@@ -255,6 +265,9 @@ extension ContainerBinding {
 
     /// The keys of the async builds in progress, outermost first.
     var path: [Key] { steps.compactMap { $0.step?.key }.reversed() }
+
+    /// The innermost build of a shared instance this task runs, if any.
+    var flight: AsyncFlight? { steps.lazy.compactMap { $0.step?.flight }.first }
 
     /// How many async builds are in progress.
     var depth: Int { steps.reduce(0) { count, binding in binding.step == nil ? count : count + 1 } }
@@ -304,12 +317,16 @@ final class AsyncFlight: @unchecked Sendable {
         case joined(AsyncFlight)
         /// A new flight, which the caller starts.
         case started(AsyncFlight)
+        /// The flight waits, through others, for the caller's own build: a cycle.
+        case loop
     }
 
     private static let lock = Lock()
     nonisolated(unsafe) private static var flights: [ObjectIdentifier: AsyncFlight] = [:]
 
     private let store: ObjectIdentifier
+    /// The flight whose outcome this one's build waits for, if any.
+    private var awaited: AsyncFlight?
     private var outcome: Result<AnyKept, any Error>?
     private var waiters: [Int: CheckedContinuation<AnyKept, any Error>] = [:]
     private var cancelled: Set<Int> = []
@@ -320,16 +337,43 @@ final class AsyncFlight: @unchecked Sendable {
     }
 
     /// The flight building `store`'s instance, a new one if none is, or the instance `existing`
-    /// finds kept (it reads the store under the registry lock).
-    static func join(_ store: InstanceStore, existing: () -> AnyKept?) -> Joined {
+    /// finds kept (it reads the store under the registry lock). `holder`, the flight of the build
+    /// the caller runs, if any, waits for it from then on (until ``stopWaiting()``), unless the
+    /// flight already waits for `holder`: then nothing is joined and it is a loop.
+    static func join(_ store: InstanceStore, waitingFor holder: AsyncFlight?, existing: () -> AnyKept?) -> Joined {
         let id = ObjectIdentifier(store)
         return lock.withLock {
-            if let flight = flights[id] { return .joined(flight) }
-            if let instance = existing() { return .existing(instance) }
-            let flight = AsyncFlight(store: id)
-            flights[id] = flight
-            return .started(flight)
+            let flight: AsyncFlight
+            let joined: Joined
+            if let inFlight = flights[id] {
+                if let holder, inFlight.waits(for: holder) { return .loop }
+                (flight, joined) = (inFlight, .joined(inFlight))
+            } else if let instance = existing() {
+                return .existing(instance)
+            } else {
+                flight = AsyncFlight(store: id)
+                flights[id] = flight
+                joined = .started(flight)
+            }
+            holder?.awaited = flight
+            return joined
         }
+    }
+
+    /// Whether this flight is `other`, or waits for it through the flights it waits for. Lock held.
+    private func waits(for other: AsyncFlight) -> Bool {
+        var next: AsyncFlight? = self
+        var seen: Set<ObjectIdentifier> = []
+        while let flight = next, seen.insert(ObjectIdentifier(flight)).inserted {
+            if flight === other { return true }
+            next = flight.awaited
+        }
+        return false
+    }
+
+    /// This flight's build no longer waits for another.
+    func stopWaiting() {
+        Self.lock.withLock { awaited = nil }
     }
 
     /// Ends the flight: every waiter gets `outcome`; a later resolution finds the kept instance, or
