@@ -526,6 +526,7 @@ private func asyncArgumentFactory<T, each A: Sendable>(
 
 extension Resolver {
     /// Resolves `key` on the async path; a miss throws the missing-registration error.
+    @inline(__always)
     static func resolveAsyncOrThrow<T>(
         _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
         isolation: isolated (any Actor)?
@@ -539,6 +540,7 @@ extension Resolver {
     }
 
     /// Resolves `key` on the async path, or stops the program with the resolution error.
+    @inline(__always)
     static func resolveAsyncOrTrap<T>(
         _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
         isolation: isolated (any Actor)?
@@ -554,6 +556,7 @@ extension Resolver {
 
     /// Resolves `key` on the async path, or nil when nothing is registered for it; stops the
     /// program on any other failure.
+    @inline(__always)
     static func optionalAsyncOrTrap<T>(
         _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
         isolation: isolated (any Actor)?

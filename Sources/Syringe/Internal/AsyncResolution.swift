@@ -104,6 +104,7 @@ extension Resolver {
     }
 
     /// Checks the build of an async registration and runs it, or waits for the one in flight.
+    @inline(__always)
     private static func build<T>(
         _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
         cancellable: Bool, isolation: isolated (any Actor)?
