@@ -290,7 +290,8 @@ final class Resolution {
 /// A lazy wrapper created during the resolution keeps the scope, so that its first read, later,
 /// finds the instances of the resolution that created it: once the resolution ended, a scope
 /// such a wrapper keeps holds its instances weakly. Only the thread running the resolution (or
-/// reading the wrapper) touches a scope.
+/// reading the wrapper) touches a scope; an async resolution's scope, which its tasks share, is
+/// touched under a lock (``ContainerBinding/withGraph(_:)``).
 final class GraphScope {
     struct Entry {
         /// The store, kept so that its identity (the entry's key) is not reused meanwhile.
