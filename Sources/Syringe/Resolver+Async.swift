@@ -34,7 +34,8 @@ extension Resolver {
         factory: @escaping @isolated(any) () async throws -> sending T
     ) -> Registration<T> {
         addProvider(
-            Key(T.self, qualifier: qualifier, name: name), make: .async { _, _ in try await factory() },
+            Key(T.self, qualifier: qualifier, name: name),
+            make: .async({ _, _ in try await factory() }, isolation: factory.isolation),
             lifetime: lifetime,
             site: SourceLocation(file: file, line: line), isMainActorBound: false)
     }
@@ -52,7 +53,8 @@ extension Resolver {
         factory: @escaping @isolated(any) (Resolver) async throws -> sending T
     ) -> Registration<T> {
         addProvider(
-            Key(T.self, qualifier: qualifier, name: name), make: .async { resolver, _ in try await factory(resolver) },
+            Key(T.self, qualifier: qualifier, name: name),
+            make: .async({ resolver, _ in try await factory(resolver) }, isolation: factory.isolation),
             lifetime: lifetime,
             site: SourceLocation(file: file, line: line), isMainActorBound: false)
     }
@@ -70,7 +72,7 @@ extension Resolver {
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .async { _, _ in try await factory() },
+            make: .async({ _, _ in try await factory() }, isolation: factory.isolation),
             site: SourceLocation(file: file, line: line), isMainActorBound: false)
     }
 
@@ -87,7 +89,7 @@ extension Resolver {
     ) -> Registration<T> {
         addScoped(
             Key(T.self, qualifier: qualifier, scope: scope, name: name), scope: scope,
-            make: .async { resolver, _ in try await factory(resolver) },
+            make: .async({ resolver, _ in try await factory(resolver) }, isolation: factory.isolation),
             site: SourceLocation(file: file, line: line), isMainActorBound: false)
     }
 
@@ -109,7 +111,7 @@ extension Resolver {
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         return addProvider(
             key,
-            make: .async(asyncArgumentFactory(factory)),
+            make: .async(asyncArgumentFactory(factory), isolation: factory.isolation),
             lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: false)
     }
 

@@ -944,3 +944,39 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
         }
     }
 }
+
+@Suite struct AsyncCancellationTests {
+    /// An unshared build runs in the caller's task and sees its cancellation: `tryResolveAsync`
+    /// throws `CancellationError` itself; `resolveAsync`, which cannot throw, builds again in a
+    /// task no cancellation reaches.
+    @Test func aCancelledCallerOfATransientGetsCancellationErrorOrTheInstance() async {
+        let r = Resolver()
+        let calls = FxCounter()
+        let started = [AfGate(), AfGate()]
+        r.register { () async throws -> AfNode in
+            let call = calls.increment()
+            guard call <= 2 else { return AfNode() }  // the build made again, uncancelled
+            started[call - 1].open()
+            try await Task.sleep(nanoseconds: 30_000_000_000)  // until cancelled
+            return AfNode()
+        }
+        let tried = Task { () -> (any Error)? in
+            do {
+                _ = try await r.tryResolveAsync(AfNode.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        await started[0].wait()
+        tried.cancel()
+        let error = await tried.value
+        #expect(error is CancellationError, "got \(String(describing: error))")
+
+        let resolved = Task { () -> AfNode in await r.resolveAsync() }
+        await started[1].wait()
+        resolved.cancel()
+        _ = await resolved.value
+        #expect(calls.value == 3)
+    }
+}

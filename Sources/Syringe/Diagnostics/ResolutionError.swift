@@ -180,6 +180,11 @@ extension ResolutionError {
 }
 
 extension ResolutionError.Reason {
+    var isAsyncFactory: Bool {
+        if case .asyncFactory = self { return true }
+        return false
+    }
+
     static func cycle(of keys: [Key]) -> Self { .cycle(keys.map(\.shortDescription)) }
 }
 

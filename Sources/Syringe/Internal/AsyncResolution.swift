@@ -23,7 +23,11 @@ extension Resolver {
         _ key: Key, from container: Resolver?, provider given: AnyProvider? = nil, arguments: Any? = nil,
         site: SourceLocation?, cancellable: Bool = false, isolation: isolated (any Actor)?
     ) async throws -> T {
-        let step = Resolver.binding?.asyncStep
+        // A static call resolves from the innermost binding's container: a `withContainer` body's,
+        // else the one building the factory it is made in.
+        let binding = Resolver.binding
+        let container = container ?? binding?.container
+        let step = binding?.asyncStep
         step?.step!.provider.noteDependency(key)
         // 1. Lookup and plan.
         let resolution = Resolution.current
@@ -49,17 +53,35 @@ extension Resolver {
             return try await optional.resolveWrappedAsync(
                 key, arguments: arguments, in: container, site: site, isolation: isolation) as! T
         case .missing, .synchronous:
-            let resolution = Resolution.current
-            let mark = MainActorMark(isolation, resolution)
-            defer { mark.end() }
-            return try resolution.continuing(step) { () throws(ResolutionError) -> T in
-                guard let arguments else {
-                    return try Resolver.resolve(key, from: container, provider: given, site: site, in: resolution)
-                }
-                return try Arguments.with(arguments) { arguments throws(ResolutionError) in
-                    try Resolver.resolve(
-                        key, from: container, provider: given, arguments: arguments, site: site, in: resolution)
-                }
+            let outcome: Result<T, ResolutionError> = Result { () throws(ResolutionError) -> T in
+                try resolveSynchronously(
+                    key, from: container, provider: given, arguments: arguments, site: site, step: step,
+                    isolation: isolation)
+            }
+            guard case .failure(let error) = outcome, error.reason.isAsyncFactory, error.key == key, given == nil
+            else { return try outcome.get() }
+            // Another thread registered an async factory for the key since it was looked up.
+            return try await resolveAsync(
+                key, from: container, arguments: arguments, site: site, cancellable: cancellable, isolation: isolation)
+        }
+    }
+
+    /// What the synchronous path does with `key`, on this thread, as a part of the async
+    /// resolution `step`.
+    private static func resolveSynchronously<T>(
+        _ key: Key, from container: Resolver?, provider given: AnyProvider?, arguments: Any?, site: SourceLocation?,
+        step: ContainerBinding?, isolation: isolated (any Actor)?
+    ) throws(ResolutionError) -> T {
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end() }
+        return try resolution.continuing(step) { () throws(ResolutionError) -> T in
+            guard let arguments else {
+                return try Resolver.resolve(key, from: container, provider: given, site: site, in: resolution)
+            }
+            return try Arguments.with(arguments) { arguments throws(ResolutionError) in
+                try Resolver.resolve(
+                    key, from: container, provider: given, arguments: arguments, site: site, in: resolution)
             }
         }
     }
@@ -117,10 +139,13 @@ extension Resolver {
         if let step, step.depth >= maximumDepth {
             throw ResolutionError(.tooDeep, key: key, path: step.path, container: build.resolver, site: site)
         }
-        // Only a shared instance is built once for everyone; the first instance of another
-        // registration (whose `Singleton` marker its build decides) is each caller's own.
-        guard let store = build.store, store.sharesInstances else {
-            return try await run(build, key: key, arguments: arguments, site: site, step: step, isolation: isolation)
+        // A shared instance is built once for everyone; so is the first instance of a registration
+        // whose type does not say whether it is a `Singleton` (its build decides), but it is
+        // everyone's only if it turns out to be one, as on the synchronous path.
+        guard build.isClaimed, let store = build.store else {
+            return try await run(
+                build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
+                isolation: isolation)
         }
         // 3. Build once: join the build in flight, or start it. The build this task runs, if
         // any, waits for it meanwhile: a wait that would close a loop of builds is a cycle.
@@ -137,11 +162,28 @@ extension Resolver {
         case .loop:
             let path = step?.path ?? []
             throw ResolutionError(.cycle(of: path + [key]), key: key, path: path, container: build.resolver, site: site)
+        case .joined(let flight) where !store.sharesInstances:
+            defer { holder?.stopWaiting(for: flight) }
+            let first: AnyKept?
+            do {
+                first = try await flight.wait(cancellable: cancellable)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                first = nil  // the first build failed: this one is made anew
+            }
+            if let first, unsafeDowncast(first, to: Kept<T>.self).instance is any Singleton {
+                kept = first
+            } else {
+                return try await run(
+                    build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
+                    isolation: isolation)
+            }
         case .joined(let flight):
-            defer { holder?.stopWaiting() }
+            defer { holder?.stopWaiting(for: flight) }
             kept = try await flight.wait(cancellable: cancellable)
         case .started(let flight):
-            defer { holder?.stopWaiting() }
+            defer { holder?.stopWaiting(for: flight) }
             startFlight(flight, build, as: T.self, key: key, site: site, step: step)
             kept = try await flight.wait(cancellable: cancellable)
         }
@@ -167,28 +209,64 @@ extension Resolver {
     /// Runs the factory in a step of the task's path, then keeps the instance.
     private static func run<T>(
         _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
-        flight: AsyncFlight? = nil, isolation: isolated (any Actor)?
-    ) async throws(ResolutionError) -> T {
+        flight: AsyncFlight? = nil, cancellable: Bool = true, isolation: isolated (any Actor)?
+    ) async throws -> T {
         let provider = unsafeDowncast(build.provider, to: Provider<T>.self)
         let binding = ContainerBinding(
             build.builder, step: AsyncStep(provider: provider, key: key, site: site, flight: flight), enclosing: step)
+        // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
+        // abstraction level, and re-abstracting it costs an allocation a call.
+        guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
         let value: T
         do {
-            // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
-            // abstraction level, and re-abstracting it costs an allocation a call.
-            guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
             value = try await Resolver.$binding.withValue(binding) { try await make(build.builder, arguments) }
+        } catch is CancellationError where Task.isCancelled {
+            // The factory gave up because the caller's task is cancelled: `tryResolveAsync()`
+            // says so; `resolveAsync()`, which cannot throw, builds again in a task of its own,
+            // which no cancellation reaches.
+            guard !cancellable else { throw CancellationError() }
+            let again = UncheckedFactory(make: make, builder: build.builder, arguments: arguments, binding: binding)
+            do {
+                let built: AnyKept = try await Task { Kept(try await again.run()) }.value
+                value = unsafeDowncast(built, to: Kept<T>.self).instance
+            } catch {
+                throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
+            }
         } catch {
             throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
         }
         guard let store = build.store else { return value }
-        // 4. Keep, on this thread, as a part of the task's resolution.
+        // 4. Keep. `initCompleted` steps run where the factory was written (a main-actor one's on
+        // the main actor), as a part of the task's resolution.
+        let built = Kept(value)
+        guard build.completion != nil, let isolation = provider.asyncIsolation else {
+            return try keep(built, build, store: store, binding: binding, key: key, site: site)
+        }
+        let kept = try await keepIsolated(built, build, binding: binding, key: key, site: site, isolation: isolation)
+        return kept.instance
+    }
+
+    /// ``keep(_:_:store:binding:key:site:)`` in `isolation`; the instance to hand out, boxed.
+    private static func keepIsolated<T>(
+        _ built: Kept<T>, _ build: AsyncBuild, binding: ContainerBinding, key: Key, site: SourceLocation?,
+        isolation: isolated (any Actor)
+    ) throws(ResolutionError) -> Kept<T> {
+        Kept(try keep(built, build, store: build.store!, binding: binding, key: key, site: site))
+    }
+
+    /// Runs the `initCompleted` steps of a built instance (`built`, a ``Kept``) on this thread, then
+    /// keeps it; returns the instance to hand out.
+    fileprivate static func keep<T>(
+        _ built: Kept<T>, _ build: AsyncBuild, store: InstanceStore, binding: ContainerBinding, key: Key,
+        site: SourceLocation?
+    ) throws(ResolutionError) -> T {
+        let value = built.instance
         let resolution = Resolution.current
         return try resolution.continuing(binding) { () throws(ResolutionError) -> T in
             if let steps = build.completion.map({ unsafeDowncast($0, to: Completion<T>.self) }) {
                 // Resolutions inside the step find the instance, as on the synchronous path.
                 let id = ObjectIdentifier(store)
-                resolution.provisional[id] = Kept(value)
+                resolution.provisional[id] = built
                 defer { resolution.provisional[id] = nil }
                 do {
                     try steps.run(build.builder, value)
@@ -197,10 +275,23 @@ extension Resolver {
                 }
             }
             let kept = Build(
-                provider: provider, store: store, builder: build.builder, owner: build.owner, isFirst: build.isFirst,
-                isClaimed: build.isClaimed)
+                provider: build.provider, store: store, builder: build.builder, owner: build.owner,
+                isFirst: build.isFirst, isClaimed: build.isClaimed)
             return build.resolver.keep(value, kept, isMarked: build.isFirst && value is any Singleton, in: resolution)
         }
+    }
+}
+
+/// An async factory's call, made again in a task of its own. Unchecked Sendable: the call moves
+/// to that task and the caller only awaits it.
+private struct UncheckedFactory<T>: @unchecked Sendable {
+    let make: (Resolver, Any?) async throws -> sending T
+    let builder: Resolver
+    let arguments: Any?
+    let binding: ContainerBinding
+
+    func run() async throws -> sending T {
+        try await Resolver.$binding.withValue(binding) { try await make(builder, arguments) }
     }
 }
 
@@ -254,8 +345,9 @@ struct AsyncStep {
     let key: Key
     /// Where the build was asked for.
     let site: SourceLocation?
-    /// The flight this build ends, when it builds a shared instance.
-    var flight: AsyncFlight? = nil
+    /// The flight this build ends, when it builds a shared instance. Weak: a task the factory
+    /// started keeps the binding, and the flight keeps its instance.
+    weak var flight: AsyncFlight?
 }
 
 extension ContainerBinding {
@@ -326,8 +418,8 @@ final class AsyncFlight: @unchecked Sendable {
     nonisolated(unsafe) private static var flights: [ObjectIdentifier: AsyncFlight] = [:]
 
     private let store: ObjectIdentifier
-    /// The flight whose outcome this one's build waits for, if any.
-    private var awaited: AsyncFlight?
+    /// The flights whose outcomes this one's build waits for (its child tasks may wait for several).
+    private var awaited: [AsyncFlight] = []
     private var outcome: Result<AnyKept, any Error>?
     private var waiters: [Int: CheckedContinuation<AnyKept, any Error>] = [:]
     private var cancelled: Set<Int> = []
@@ -356,25 +448,27 @@ final class AsyncFlight: @unchecked Sendable {
                 flights[id] = flight
                 joined = .started(flight)
             }
-            holder?.awaited = flight
+            holder?.awaited.append(flight)
             return joined
         }
     }
 
     /// Whether this flight is `other`, or waits for it through the flights it waits for. Lock held.
     private func waits(for other: AsyncFlight) -> Bool {
-        var next: AsyncFlight? = self
+        var pending = [self]
         var seen: Set<ObjectIdentifier> = []
-        while let flight = next, seen.insert(ObjectIdentifier(flight)).inserted {
+        while let flight = pending.popLast() {
             if flight === other { return true }
-            next = flight.awaited
+            if seen.insert(ObjectIdentifier(flight)).inserted { pending += flight.awaited }
         }
         return false
     }
 
-    /// This flight's build no longer waits for another.
-    func stopWaiting() {
-        Self.lock.withLock { awaited = nil }
+    /// This flight's build no longer waits for `flight` (once: it may wait for it twice).
+    func stopWaiting(for flight: AsyncFlight) {
+        Self.lock.withLock {
+            if let index = awaited.firstIndex(where: { $0 === flight }) { awaited.remove(at: index) }
+        }
     }
 
     /// Ends the flight: every waiter gets `outcome`; a later resolution finds the kept instance, or

@@ -168,8 +168,9 @@ final class Provider<T>: AnyProvider {
         case simple(() throws -> T)
         case resolver((Resolver) throws -> T)
         case arguments(ArgumentFactory<T>)
-        /// An async factory, with the container and the arguments (a tuple, or nil without).
-        case async((Resolver, Any?) async throws -> sending T)
+        /// An async factory, with the container and the arguments (a tuple, or nil without), and
+        /// the isolation it was written in (its `initCompleted` steps run there too).
+        case async((Resolver, Any?) async throws -> sending T, isolation: (any Actor)?)
     }
 
     // The factories, one set: kept apart rather than as a `Factory`, so that the resolution path
@@ -178,6 +179,8 @@ final class Provider<T>: AnyProvider {
     let resolvingFactory: ((Resolver) throws -> T)?
     let argumentFactory: ArgumentFactory<T>?
     let asyncFactory: ((Resolver, Any?) async throws -> sending T)?
+    /// The isolation an async factory was written in, if any.
+    private(set) var asyncIsolation: (any Actor)?
 
     init(
         key: Key, factory: Factory, store: InstanceStore, site: SourceLocation, registry: Registry,
@@ -189,7 +192,9 @@ final class Provider<T>: AnyProvider {
             (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, make, nil, nil)
         case .arguments(let make):
             (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, make, nil)
-        case .async(let make): (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, nil, make)
+        case .async(let make, let isolation):
+            (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, nil, make)
+            asyncIsolation = isolation
         }
         super.init(
             key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound,

@@ -415,14 +415,19 @@ extension Resolver {
         guard build.isClaimed || build.isFirst || build.store is GraphStore else { return value }
         let instance = Kept(value)
         var kept: AnyKept = instance
+        // What the store lets go (an expired instance, say) is released after every lock, the
+        // construction lock included: its deinitializer may resolve.
+        var replaced = Leftovers()
         let publish = {
             registryLock.withWriteLock { leftovers in
-                guard build.isFirst else {
-                    return build.store.keep(instance, for: resolution, from: self, leftovers: &leftovers)
+                if build.isFirst {
+                    kept = build.provider.keepFirst(
+                        instance, isMarked: isMarked, in: build.store, keptBy: build.owner, for: resolution,
+                        from: self, leftovers: &leftovers)
+                } else {
+                    build.store.keep(instance, for: resolution, from: self, leftovers: &leftovers)
                 }
-                kept = build.provider.keepFirst(
-                    instance, isMarked: isMarked, in: build.store, keptBy: build.owner, for: resolution, from: self,
-                    leftovers: &leftovers)
+                replaced.take(&leftovers)
             }
         }
         if build.isClaimed {
@@ -432,6 +437,7 @@ extension Resolver {
         } else {
             kept = resolution.keepInGraph(instance, for: build.store)  // a `.graph` instance
         }
+        replaced.release()
         return unsafeDowncast(kept, to: Kept<T>.self).instance
     }
 

@@ -165,6 +165,12 @@ struct Leftovers {
         if let item { items.append(item) }
     }
 
+    /// Takes over what `other` holds, to be released later than it would be.
+    mutating func take(_ other: inout Leftovers) {
+        items += other.items
+        other.items = []
+    }
+
     func release() {
         Leftovers.discard(items)
     }
