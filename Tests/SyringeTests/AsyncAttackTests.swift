@@ -28,7 +28,7 @@ final class AdvBox<T>: @unchecked Sendable {
     /// which finishes. C's factory resolves A. A waits for C waits for A: a cycle, reported (as in
     /// `twoTasksWhoseSingletonsNeedEachOtherGetACycleNotAHang`) rather than waited for.
     @Test func advConcurrentWaitsInOneFactoryStillReportTheCycle() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             let cStarted = AfGate()
             let cGo = AfGate()
@@ -61,7 +61,7 @@ final class AdvBox<T>: @unchecked Sendable {
 
     /// The same loop when A's factory waits for C and B at the same time (both children waiting).
     @Test func advTwoChildWaitsInOneFactoryStillReportTheCycle() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             let cStarted = AfGate()
             let cGo = AfGate()
@@ -122,7 +122,7 @@ final class AdvBox<T>: @unchecked Sendable {
             return AdvA()
         }
         let _: AdvA = try await r.tryResolveAsync()
-        #expect(await afFinishes(within: 10) { await done.wait() })
+        #expect(await afFinishes(within: afHangLimit) { await done.wait() })
         switch outcome.value {
         case .success: break
         case .failure(let error): Issue.record("the background task failed: \(error)")
@@ -207,7 +207,7 @@ final class AdvExpiringSync: @unchecked Sendable {
     /// An expired `.timeToLive` instance is replaced by the next build; its deinitializer resolves
     /// a singleton not built yet. No user code runs under a Syringe lock: it must not deadlock.
     @Test func advAnExpiredInstanceReplacedByAnAsyncBuildDeinitsOutsideLocks() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             r.register(lifetime: .singleton) { AdvLateSingleton() }
             r.register(lifetime: .timeToLive(.milliseconds(50))) { (r: Resolver) async -> AdvExpiring in
@@ -223,7 +223,7 @@ final class AdvExpiringSync: @unchecked Sendable {
     /// The synchronous path, for comparison (run in a thread so that a deadlock does not take a
     /// cooperative thread).
     @Test func advSyncControlExpiredInstanceDeinitOutsideLocks() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                 Thread {
                     let r = Resolver()
@@ -241,7 +241,7 @@ final class AdvExpiringSync: @unchecked Sendable {
 
     /// dropCached of an async singleton whose deinit resolves from the same container.
     @Test func advDropCachedDeinitThatResolvesDoesNotDeadlock() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             r.register(lifetime: .singleton) { AdvLateSingleton() }
             r.register(lifetime: .singleton) { (r: Resolver) async -> AdvExpiring in AdvExpiring(r) }
@@ -326,7 +326,7 @@ final class AdvExpiringBuilt: @unchecked Sendable {
 @Suite struct AsyncAttackControlTests {
     /// Control: without the extra resolution of B the loop is reported.
     @Test func advControlOneChildWaitReportsTheCycle() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             let cStarted = AfGate()
             let cGo = AfGate()
@@ -360,7 +360,7 @@ final class AdvExpiringBuilt: @unchecked Sendable {
     /// Control: a deinit that resolves an already built singleton does not deadlock
     /// (no claim is needed), so the deadlock is the claim of an unbuilt one.
     @Test func advControlExpiredDeinitResolvingABuiltSingleton() async {
-        let finished = await afFinishes(within: 10) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             r.register(lifetime: .singleton) { AdvLateSingleton() }
             _ = r.resolve(AdvLateSingleton.self)
@@ -390,7 +390,7 @@ struct AdvFlaky: Error, Equatable { let attempt: Int }
 @Suite struct AsyncAttackRaceTests {
     @Test(arguments: [Lifetime.singleton, .cached(in: AdvSession.self), .timeToLive(.milliseconds(2)), .weak])
     func advResolveAsyncRacingDropCachedAndReRegister(lifetime: Lifetime) async {
-        let finished = await afFinishes(within: 120) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             let calls = FxCounter()
             @Sendable func registerIt() {
@@ -431,7 +431,7 @@ struct AdvFlaky: Error, Equatable { let attempt: Int }
     }
 
     @Test func advScopedRacingDropCachedScope() async {
-        let finished = await afFinishes(within: 60) {
+        let finished = await afFinishes(within: afHangLimit) {
             let r = Resolver()
             r.register(scopedTo: Global.self) { () async -> AdvNode in
                 await Task.yield()
