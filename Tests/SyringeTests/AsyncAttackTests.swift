@@ -100,9 +100,9 @@ final class AdvBox<T>: @unchecked Sendable {
         #expect(finished, "A waits for C, C waits for A: the loop was not reported")
     }
 
-    /// A task a singleton's factory starts and does not wait for is not part of the build: what
-    /// it resolves may depend on the singleton (it waits for it), without a cycle.
-    @Test func advAFireAndForgetTaskInAFactoryIsNotPartOfItsPath() async throws {
+    /// A detached task a singleton's factory starts carries no resolution path: what it resolves
+    /// may depend on the singleton (it waits for it), without a cycle.
+    @Test func advADetachedTaskInAFactoryIsNotPartOfItsPath() async throws {
         let r = Resolver()
         let outcome = AdvBox<Result<AdvB, any Error>>()
         let done = AfGate()
@@ -111,7 +111,7 @@ final class AdvBox<T>: @unchecked Sendable {
             return AdvB()
         }
         r.register(lifetime: .singleton) { (r: Resolver) async throws -> AdvA in
-            Task {
+            Task.detached {
                 do {
                     let b: AdvB = try await r.tryResolveAsync()
                     outcome.value = .success(b)
@@ -125,7 +125,7 @@ final class AdvBox<T>: @unchecked Sendable {
         #expect(await afFinishes(within: afHangLimit) { await done.wait() })
         switch outcome.value {
         case .success: break
-        case .failure(let error): Issue.record("the background task failed: \(error)")
+        case .failure(let error): Issue.record("the detached task failed: \(error)")
         case nil: Issue.record("no outcome")
         }
     }
