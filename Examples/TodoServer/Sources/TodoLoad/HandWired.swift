@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import TodoKit
+
+// The same routes as TodoKit's `buildRouter`, wired by hand, as an app without a container would
+// be: the request's values travel in a request context of its own, and each handler builds its
+// use case from them. The load run measures the app against this.
+
+/// The request's id, user and logger, set by ``HandWiredScopeMiddleware``.
+struct HandWiredContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var requestID = RequestIdentifier("")
+    var user = CurrentUser(name: "")
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+    }
+}
+
+/// What `RequestScopeMiddleware` does, into the request context instead of a container.
+struct HandWiredScopeMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: HandWiredContext,
+        next: (Request, HandWiredContext) async throws -> Response
+    ) async throws -> Response {
+        guard let user = request.headers[.user], !user.isEmpty else {
+            throw HTTPError(.unauthorized, message: "Name the user in the x-user header.")
+        }
+        var context = context
+        context.requestID = RequestIdentifier(request.headers[.requestID] ?? UUID().uuidString)
+        context.user = CurrentUser(name: user)
+        context.logger[metadataKey: "request-id"] = "\(context.requestID)"
+        return try await next(request, context)
+    }
+}
+
+func buildHandWiredRouter(repository: any TodoRepository) -> Router<HandWiredContext> {
+    let router = Router(context: HandWiredContext.self)
+    router.get("health") { _, _ in HTTPResponse.Status.ok }
+
+    let todos = router.group("todos").add(middleware: HandWiredScopeMiddleware())
+    todos.post { request, context in
+        let input = try await request.decode(as: NewTodo.self, context: context)
+        let todos = EditTodos(repository: repository, user: context.user, logger: context.logger)
+        return Reply(try await todos.create(title: input.title), status: .created, requestID: context.requestID)
+    }
+    todos.get { _, context in
+        let find = FindTodos(repository: repository, user: context.user)
+        return Reply(try await find.all(), requestID: context.requestID)
+    }
+    todos.get(":id") { _, context in
+        let find = FindTodos(repository: repository, user: context.user)
+        guard let todo = try await find.one(id: try context.parameters.require("id", as: Int.self)) else {
+            throw HTTPError(.notFound)
+        }
+        return Reply(todo, requestID: context.requestID)
+    }
+    todos.post(":id/complete") { _, context in
+        let todos = EditTodos(repository: repository, user: context.user, logger: context.logger)
+        guard let todo = try await todos.complete(id: try context.parameters.require("id", as: Int.self)) else {
+            throw HTTPError(.notFound)
+        }
+        return Reply(todo, requestID: context.requestID)
+    }
+    return router
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Syringe
+import TodoKit
+
+// The load run: the app (a container per request) and the same routes wired by hand, each on a
+// loopback port with its own SQLite file, under the same load.
+//
+//   swift run -c release --package-path Examples/TodoServer TodoLoad [--requests 10000] [--concurrency 32]
+//
+// It fails (exit 1) on any error, on any response that carries another request's values, or when
+// resident memory grows by 10 MB or more between a warm-up and a run of the same size.
+
+func option(_ name: String, default value: Int) -> Int {
+    let arguments = CommandLine.arguments
+    return arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? value
+}
+
+let megabyte = 1_048_576.0
+let requests = option("--requests", default: 10_000)
+let concurrency = option("--concurrency", default: 32)
+let rounds = option("--rounds", default: 15)
+/// `--profile hand` or `--profile syringe`: load that server alone, `--rounds` times, under a profiler.
+let profiled = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TodoLoad-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+
+var logger = Logger(label: "TodoLoad")
+logger.logLevel = .warning
+let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
+
+/// Runs `app` until `body` returns, giving `body` its port, then shuts it down gracefully.
+@MainActor
+func serving<App: ApplicationProtocol>(
+    _ app: (@escaping @Sendable (any Channel) async -> Void) async throws -> App,
+    _ body: (Int) async throws -> Void
+) async throws {
+    let (ports, port) = AsyncStream.makeStream(of: Int.self)
+    let server = try await app { channel in port.yield(channel.localAddress?.port ?? 0) }
+    let services = ServiceGroup(services: [server], gracefulShutdownSignals: [], logger: logger)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await services.run() }
+        var iterator = ports.makeAsyncIterator()
+        try await body(await iterator.next() ?? 0)
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+    }
+}
+
+/// Runs the rounds; false when one of them failed.
+@MainActor
+func runRounds(syringe: [TestClient], byHand: [TestClient]) async throws -> Bool {
+    var passed = true
+    func round(_ name: String, on connections: [TestClient], requests: Int, quiet: Bool = false) async throws
+        -> LoadResult
+    {
+        let result = try await load(connections, requests: requests, round: name)
+        if !quiet || result.errors > 0 || result.violations > 0 {
+            print(
+                "  \(name): \(result.requests) requests, \(result.errors) errors, "
+                    + "\(result.violations) isolation violations, \(Int(result.requestsPerSecond)) requests/s")
+        }
+        if result.errors > 0 || result.violations > 0 { passed = false }
+        return result
+    }
+
+    if let only = profiled {  // one server alone, for a profiler
+        for index in 0..<rounds {
+            _ = try await round("\(only) \(index)", on: only == "hand" ? byHand : syringe, requests: requests)
+        }
+        return passed
+    }
+
+    _ = try await round("warm-up, by hand", on: byHand, requests: requests)
+    _ = try await round("warm-up, Syringe", on: syringe, requests: requests)
+    let before = try await settledResidentMemory()
+    _ = try await round("run, Syringe", on: syringe, requests: requests)
+    let after = try await settledResidentMemory()
+    let growth = Double(after - before) / megabyte
+    print(
+        "  resident memory: \(String(format: "%.1f", Double(before) / megabyte)) MB after the warm-up, "
+            + "\(String(format: "%.1f", Double(after) / megabyte)) MB after the run "
+            + "(\(String(format: "%+.1f", growth)) MB; the limit is +10 MB)")
+    if growth >= 10 { passed = false }
+
+    // Throughput: many short rounds, alternating which server goes first, so that the machine's
+    // drift falls on both; the medians are compared.
+    var hand = Throughput()
+    var wired = Throughput()
+    let size = max(requests / 5, 1)
+    for index in 0..<rounds {
+        if index % 2 == 0 { hand.add(try await round("by hand \(index)", on: byHand, requests: size, quiet: true)) }
+        wired.add(try await round("Syringe \(index)", on: syringe, requests: size, quiet: true))
+        if index % 2 == 1 { hand.add(try await round("by hand \(index)", on: byHand, requests: size, quiet: true)) }
+    }
+    print("  \(rounds) rounds of \(size) requests each, medians:")
+    print("    by hand: \(hand)")
+    print("    Syringe: \(wired)")
+    print(
+        "    a container per request costs \(String(format: "%.1f", (1 - wired.rate / hand.rate) * 100))% of the "
+            + "requests per second, \(String(format: "%.1f", wired.cpu - hand.cpu)) µs of CPU a request")
+    return passed
+}
+
+print("TodoLoad: \(requests) requests a round, \(concurrency) in flight, on loopback")
+Resolver.install(TodoServices(databasePath: directory.appendingPathComponent("syringe.sqlite").path))
+let handDatabase = try await TodoDatabase.open(path: directory.appendingPathComponent("hand.sqlite").path)
+var passed = false
+try await serving({
+    try await buildApplication(services: .main, configuration: configuration, onServerRunning: $0, logger: logger)
+}) { syringePort in
+    try await serving({
+        Application(
+            router: buildHandWiredRouter(repository: SQLiteTodoRepository(database: handDatabase)),
+            configuration: configuration, onServerRunning: $0, logger: logger)
+    }) { handPort in
+        passed = try await withConnections(concurrency, to: syringePort) { syringe in
+            try await withConnections(concurrency, to: handPort) { byHand in
+                try await runRounds(syringe: syringe, byHand: byHand)
+            }
+        }
+    }
+}
+try await handDatabase.close()
+print(passed ? "TodoLoad: passed" : "TodoLoad: FAILED")
+exit(passed ? 0 : 1)
