@@ -242,6 +242,11 @@ extension Resolver {
 
     // MARK: Storing
 
+    /// Inlined, with `Provider.init`, into each `register` form: the factory's kind is then known
+    /// where it is made, and no `Provider<T>.Factory` value (whose generic metadata the runtime
+    /// would look up on every registration) is built (callgrind: 6,854 → 5,479 instructions a
+    /// registration).
+    @inline(__always)
     func addProvider<T>(
         _ key: Key, make: Provider<T>.Factory, lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool
     ) -> Registration<T> {

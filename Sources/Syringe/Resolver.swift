@@ -34,10 +34,19 @@ open class Resolver: @unchecked Sendable {
     public let parent: Resolver?
     /// A readable name for messages: the id, or how the container came to be
     /// (`child 3 of main`).
-    public private(set) var name: String
+    public var name: String {
+        guard let parent, givenName == nil else { return shortName }
+        return "\(shortName) of \(parent.shortName)"
+    }
     /// What this container's children call it in their names: the id, or `child N`, so that
-    /// a name never grows with the depth of the chain.
-    private var shortName: String
+    /// a name never grows with the depth of the chain. Made when a message asks for it: a server
+    /// makes a child per request.
+    private var shortName: String { givenName ?? "child \(number)" }
+    /// The id, or the name given to an isolating child; nil for a plain child. Set before the
+    /// container is shared.
+    private var givenName: String?
+    /// A child's number, for its name.
+    private let number: Int
 
     /// A container with its own registrations, shared with every other container made
     /// with the same `id` while any of them lives.
@@ -50,8 +59,8 @@ open class Resolver: @unchecked Sendable {
     public init(id: String) {
         registry = Registry.shared(id: id)
         parent = nil
-        name = id
-        shortName = id
+        givenName = id
+        number = 0
     }
 
     /// A child container: misses fall through to `parent`; its own registrations shadow
@@ -63,12 +72,9 @@ open class Resolver: @unchecked Sendable {
     /// mock.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
     /// ```
     public init(parent: Resolver) {
-        let shortName = "child \(Resolver.nextAnonymousNumber())"
-        let name = "\(shortName) of \(parent.shortName)"
-        registry = Registry(id: name)
+        number = Resolver.nextAnonymousNumber()
+        registry = Registry(id: "")  // a child's registry is its own, never shared by id
         self.parent = parent
-        self.name = name
-        self.shortName = shortName
     }
 
     deinit {
@@ -98,10 +104,7 @@ open class Resolver: @unchecked Sendable {
     public convenience init(isolatedChildOf parent: Resolver, name: String? = nil) {
         self.init(parent: parent)
         isolatesCache = true  // not yet shared with any other thread
-        if let name {
-            self.name = name
-            shortName = name
-        }
+        givenName = name
     }
 
     private static let counterLock = Lock()
@@ -192,7 +195,7 @@ extension Resolver {
     static func current(in resolution: Resolution) -> Resolver {
         if let container = resolution.container { return container }
         // While no binding exists, no task can see one: the task-local value is not read.
-        let root = registryLock.withReadLock(resolution.stripe) { Globals.bindingCount == 0 ? Globals.root : nil }
+        let root = registryLock.withReadLock(resolution.stripe) { Globals.hasBindings ? nil : Globals.root }
         return root ?? bound ?? Self.root
     }
 
@@ -249,9 +252,23 @@ extension Resolver {
 enum Globals {
     /// ``Resolver/root``.
     nonisolated(unsafe) static var root: Resolver = .main
-    /// How many `withContainer` bindings exist, including those kept by tasks started inside one.
-    /// While there are none, no task can see a binding, so ``Resolver/current`` skips the task-local read.
+    /// Whether any `withContainer` binding exists, including those kept by tasks started inside
+    /// one. While none does, no task can see a binding, so ``Resolver/current`` skips the
+    /// task-local read. It changes (under the write lock) only when ``bindingCount`` goes between
+    /// 0 and 1: a server that binds a container per request takes the write lock only when it
+    /// goes idle and busy again, not twice a request.
+    nonisolated(unsafe) static var hasBindings = false
+    /// How many bindings exist. Guarded by ``bindingCountLock``, taken before ``registryLock``.
     nonisolated(unsafe) static var bindingCount = 0
+    static let bindingCountLock = Lock()
+
+    /// Adds a binding to the count (`delta` 1) or takes it out (-1). ``bindingCountLock`` held.
+    static func countBinding(_ delta: Int) {
+        bindingCount += delta
+        if bindingCount == (delta > 0 ? 1 : 0) {
+            registryLock.withWriteLock { _ in hasBindings = delta > 0 }
+        }
+    }
     /// ``Resolver/globalDefaultLifetime``.
     nonisolated(unsafe) static var defaultLifetime = Lifetime.transient
 }
@@ -261,13 +278,14 @@ enum Globals {
 /// resolutions it makes continue. Tasks started inside the body keep it (and so the count) alive
 /// for as long as they can read it.
 final class ContainerBinding: @unchecked Sendable {
-    // Unchecked Sendable: `isCounted` is guarded by the registry lock, the step's graph by its own.
+    // Unchecked Sendable: `isCounted` is guarded by the binding count's lock, the step's graph by
+    // its own.
     let container: Resolver
     /// The async factory's build this binding is made for; nil for `withContainer`.
     let step: AsyncStep?
     /// The innermost async build in progress where this binding was made.
     let enclosingStep: ContainerBinding?
-    /// Whether the binding is in ``Globals/State/bindingCount``. Lock held.
+    /// Whether the binding is in ``Globals/bindingCount``. Guarded by ``Globals/bindingCountLock``.
     private var isCounted: Bool
     /// The outermost step's: the `.graph` instances of its async resolution, made when first
     /// needed (``withGraph(_:)``).
@@ -282,14 +300,14 @@ final class ContainerBinding: @unchecked Sendable {
         enclosingStep = enclosing
         // A build inside another keeps the outermost one, which is counted, alive: it need not be.
         isCounted = step == nil || enclosing == nil
-        if isCounted { registryLock.withWriteLock { _ in Globals.bindingCount += 1 } }
+        if isCounted { Globals.bindingCountLock.withLock { Globals.countBinding(1) } }
     }
 
     /// Takes the binding out of the count before its end: a `verify()` worker ended inside its
     /// body, so the task-local machinery will never release it.
     func uncount() {
-        registryLock.withWriteLock { _ in
-            if isCounted { Globals.bindingCount -= 1 }
+        Globals.bindingCountLock.withLock {
+            if isCounted { Globals.countBinding(-1) }
             isCounted = false
         }
     }
@@ -298,8 +316,8 @@ final class ContainerBinding: @unchecked Sendable {
         // Released by the task-local machinery when a body or a task ends, never under a
         // Syringe lock.
         guard isCounted else { return }  // never counted: nothing else can change that
-        registryLock.withWriteLock { _ in
-            if isCounted { Globals.bindingCount -= 1 }
+        Globals.bindingCountLock.withLock {
+            if isCounted { Globals.countBinding(-1) }
         }
     }
 }

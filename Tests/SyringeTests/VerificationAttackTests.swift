@@ -86,10 +86,10 @@ let vaLazyContainer = Resolver(id: "va-lazy-explicit")
             fxStartWatchdog(seconds: 10)
             let r = Resolver(id: "va-with-container")
             r.register { Resolver.withContainer(Resolver(id: "va-other")) { VaService() } }
-            let before = registryLock.withReadLock(0) { Globals.bindingCount }
+            let before = Globals.bindingCountLock.withLock { Globals.bindingCount }
             let report = r.verify()
             invRequire(report.failures.count == 1, "verify() reports the missing VaMissing")
-            let after = registryLock.withReadLock(0) { Globals.bindingCount }
+            let after = Globals.bindingCountLock.withLock { Globals.bindingCount }
             invRequire(after == before, "bindingCount went from \(before) to \(after)")
         }
     }

@@ -128,6 +128,27 @@ enum AsyncScenarios {
                     }
                 }
             }
+        case .requestScope:
+            container.register(lifetime: .singleton) { Database() }
+            container.register {
+                RequestUseCase(database: Resolver.resolve(), user: Resolver.resolve(), log: Resolver.resolve())
+            }
+            return Job { count in
+                blockingOn {
+                    await timedAsync(count) {
+                        let scope = Resolver(parent: container)
+                        scope.register { RequestTag(value: 1) }
+                        scope.register { RequestUser(name: "alice") }
+                        scope.register { RequestLog(label: "request") }
+                        // Typed async, as a server's handler is: the asynchronous withContainer.
+                        let handler: () async -> Void = {
+                            blackHole(Resolver.resolve(RequestUseCase.self))
+                            blackHole(Resolver.resolve(RequestTag.self))
+                        }
+                        await Resolver.withContainer(scope, handler)
+                    }
+                }
+            }
         default:
             return nil
         }

@@ -243,7 +243,7 @@ enum DependenciesContender {
                 }
             }
 
-        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100, .requestScope:
             return nil
 
         case .threads1Value, .threads2Value:

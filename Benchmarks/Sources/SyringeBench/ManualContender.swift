@@ -64,6 +64,19 @@ enum ManualContender {
                 for _ in 0..<count { blackHole(database) }
             }
 
+        case .requestScope:
+            // The request's values passed by hand, as a request context carries them.
+            let database = Database()
+            return Job { count in
+                timed(count) {
+                    let (tag, user, log) = (
+                        RequestTag(value: 1), RequestUser(name: "alice"), RequestLog(label: "request")
+                    )
+                    blackHole(RequestUseCase(database: database, user: user, log: log))
+                    blackHole(tag)
+                }
+            }
+
         case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
             return nil
 

@@ -222,7 +222,7 @@ enum MinimalRegistryContender {
                 for _ in 0..<count { blackHole(MinimalRegistry.current.resolve(Database.self)) }
             }
 
-        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100, .requestScope:
             return nil
 
         case .threads1Value, .threads2Value:

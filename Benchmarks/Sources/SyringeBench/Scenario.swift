@@ -48,6 +48,11 @@ enum Scenario: String, CaseIterable {
     case asyncTransient = "async-transient"
     case asyncChain3 = "async-chain3"
     case asyncFirst100 = "async-first-100"
+    /// What a server does for each request: a child of the app's container, three values
+    /// registered in it, bound to the task (`withContainer`, async), a use case (a struct with a
+    /// singleton of the app and two of the request's values) and the request's id resolved in
+    /// it, then the child released.
+    case requestScope = "request-scope"
 
     /// How many other services `registrations-N` registers next to the resolved one.
     var otherRegistrations: Int? {

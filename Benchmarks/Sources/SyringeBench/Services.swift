@@ -145,3 +145,15 @@ enum Fillers {
             hundreds: digits[index / 100 % 10], tens: digits[index / 10 % 10], ones: digits[index % 10])
     }
 }
+
+/// A request's values, registered in its container by `request-scope`.
+struct RequestTag: Sendable { let value: Int }
+struct RequestUser: Sendable { let name: String }
+struct RequestLog: Sendable { let label: String }
+
+/// A request's use case: the app's database and two of the request's values.
+struct RequestUseCase: Sendable {
+    let database: Database
+    let user: RequestUser
+    let log: RequestLog
+}

@@ -124,6 +124,26 @@ enum SwinjectContender {
                 for _ in 0..<count { blackHole(shared.resolver.resolve(Database.self)!) }
             }
 
+        case .requestScope:
+            // A child container per request, as Swinject users scope a request.
+            let app = Container()
+            app.register(Database.self) { _ in Database() }.inObjectScope(.container)
+            app.register(RequestUseCase.self) { r in
+                RequestUseCase(
+                    database: r.resolve(Database.self)!, user: r.resolve(RequestUser.self)!,
+                    log: r.resolve(RequestLog.self)!)
+            }
+            return Job { count in
+                timed(count) {
+                    let scope = Container(parent: app)
+                    scope.register(RequestTag.self) { _ in RequestTag(value: 1) }
+                    scope.register(RequestUser.self) { _ in RequestUser(name: "alice") }
+                    scope.register(RequestLog.self) { _ in RequestLog(label: "request") }
+                    blackHole(scope.resolve(RequestUseCase.self)!)
+                    blackHole(scope.resolve(RequestTag.self)!)
+                }
+            }
+
         case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
             return nil
 

@@ -198,7 +198,7 @@ enum SyringeContender {
                 }
             }
 
-        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100:
+        case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100, .requestScope:
             return nil
 
         case .threads1Value, .threads2Value:

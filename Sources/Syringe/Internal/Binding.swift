@@ -182,6 +182,7 @@ final class Provider<T>: AnyProvider {
     /// The isolation an async factory was written in, if any.
     private(set) var asyncIsolation: (any Actor)?
 
+    @inline(__always)
     init(
         key: Key, factory: Factory, store: InstanceStore, site: SourceLocation, registry: Registry,
         isMainActorBound: Bool = false, isMarked: Bool = isMarked
@@ -199,7 +200,7 @@ final class Provider<T>: AnyProvider {
         super.init(
             key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound,
             isAsync: asyncFactory != nil)
-        isMarkerUndecided = !isMarked && key.arguments == nil
+        isMarkerUndecided = !isMarked && key.arguments == nil && !instancesAreExactly(T.self)
     }
 
     /// Adds an `initCompleted` step after those already set. Write lock held.
