@@ -30,6 +30,8 @@ open class Resolver: @unchecked Sendable {
     final var storeCopies: [ObjectIdentifier: StoreCopy] = [:]
     /// Open ``ScopeHandle``s begun on the container, by scope. Guarded by ``registryLock``.
     final var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
+    /// The ``context-swift.property`` set on this container, if any. Guarded by ``registryLock``.
+    final var ownContext: Context?
     /// The container misses fall through to.
     public let parent: Resolver?
     /// A readable name for messages: the id, or how the container came to be

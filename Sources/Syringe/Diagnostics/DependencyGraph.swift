@@ -21,6 +21,9 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         public let container: String?
         /// Whether the registration's factory is `async` (resolved with `resolveAsync()`).
         public let isAsync: Bool
+        /// The contexts the registration has a factory of its own for (`.onTest`, …), in the order
+        /// added: `test`, `argument -mockAPI`.
+        public let contexts: [String]
     }
 
     /// "`from` depends on `to`".
@@ -36,7 +39,8 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     private var captions: [String] {
         let spansContainers = Set(nodes.compactMap(\.container)).count > 1
         return nodes.map { node in
-            let lifetime = node.isAsync ? "\(node.lifetime), async" : node.lifetime
+            var lifetime = node.isAsync ? "\(node.lifetime), async" : node.lifetime
+            if !node.contexts.isEmpty { lifetime += ", on \(node.contexts.joined(separator: ", "))" }
             guard spansContainers, let container = node.container else { return lifetime }
             return "\(lifetime), in \(container)"
         }
@@ -115,6 +119,10 @@ extension Resolver {
                 }
                 container = current.parent
             }
+            var contexts: [Key: [String]] = [:]
+            for binding in bindings where binding === binding.provider && !binding.provider.contexts.isEmpty {
+                contexts[binding.key] = binding.provider.contexts.map(\.description)
+            }
             var ids: [Key: String] = [:]
             var nodeKeys: [(key: Key, lifetime: String, isAsync: Bool)] = []
             func node(for key: Key, lifetime: String, isAsync: Bool = false) -> String {
@@ -151,7 +159,7 @@ extension Resolver {
                 DependencyGraph.Node(
                     id: "n\(index)", title: titles[index], lifetime: nodeKeys[index].lifetime,
                     container: nodeKeys[index].lifetime == "missing" ? nil : containers[nodeKeys[index].key],
-                    isAsync: nodeKeys[index].isAsync)
+                    isAsync: nodeKeys[index].isAsync, contexts: contexts[nodeKeys[index].key] ?? [])
             }
             return DependencyGraph(nodes: nodes, edges: edges)
         }

@@ -120,6 +120,14 @@ enum Messages {
         """
     }
 
+    static func contextWithArguments(_ key: Key, context: String) -> String {
+        """
+        Syringe: a \(context) factory cannot build \(key): it takes no runtime arguments
+          register the \(context) stand-in with the same arguments where the \(context) runs
+          (a test container's `register(arguments:)`), or check the context in the factory
+        """
+    }
+
     static func argumentsNotTransient(_ key: Key, lifetime: String) -> String {
         """
         Syringe: \(key) takes runtime arguments and cannot have a \(lifetime) lifetime

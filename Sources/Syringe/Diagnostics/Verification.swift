@@ -24,6 +24,11 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let aliasCount: Int
     /// How many registrations failed (one may report several failures).
     public let failedRegistrationCount: Int
+    /// The context the registrations were built in (the container's ``Resolver/context-swift.property``).
+    public let context: Resolver.Context
+    /// What each registration with context factories (`.onTest`, …) was built with, in
+    /// registration order: `API: its test factory`, `Store: its own factory`.
+    public let contextFactories: [String]
     /// The skipped registrations by reason, in order.
     let skippedByReason: [(reason: String, keys: [String])]
 
@@ -52,6 +57,11 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             lines.append("")
             lines.append("warnings:")
             lines += warnings.map { "- " + $0 }
+        }
+        if !contextFactories.isEmpty {
+            lines.append("")
+            lines.append("context: \(context); built with context factories:")
+            lines += contextFactories.map { "- " + $0 }
         }
         if !skippedByReason.isEmpty {
             lines.append("")
@@ -155,9 +165,9 @@ extension Resolver {
                 _ = try binding.provider.resolveErased(
                     as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
             }
+            let isMainActorBound = registryLock.withReadLock(resolution.stripe) { binding.provider.isMainActorBound }
             run.add(
-                VerificationRun.Item(
-                    owner: binding.key, build: build, isMainActorBound: binding.provider.isMainActorBound, prefix: []))
+                VerificationRun.Item(owner: binding.key, build: build, isMainActorBound: isMainActorBound, prefix: []))
         }
         let lendingMainActor = lendingMainActor || resolution.isOnMainActor
         run.run(lendingMainActor: lendingMainActor)
@@ -199,6 +209,10 @@ struct VerificationPlan {
     private var warnings: [String] = []
     private var registrationCount = 0
     private var aliasCount = 0
+    /// The context the run builds in, and what each registration with context factories is built
+    /// with.
+    private let context: Resolver.Context
+    private var contextFactories: [String]
     /// Registrations whose declared dependencies (an `autoregister`ed type's) are missing, with
     /// the failures, in registration order among ``bindings`` (by the count of bindings before).
     private var missingDeclared: [(owner: Key, before: Int, errors: [ResolutionError])] = []
@@ -210,8 +224,18 @@ struct VerificationPlan {
 
     init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type], buildingAsync: Bool) {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
-        let (all, replaced) = registryLock.withReadLock(Resolution.current.stripe) {
-            (resolver.allBindingsLocked(), resolver.replacedSitesLocked())
+        let (all, replaced, context) = registryLock.withReadLock(Resolution.current.stripe) {
+            (resolver.allBindingsLocked(), resolver.replacedSitesLocked(), sandbox.contextLocked)
+        }
+        self.context = context
+        contextFactories = registryLock.withReadLock(Resolution.current.stripe) {
+            all.compactMap { binding -> String? in
+                let provider = binding.provider
+                guard binding === provider, !provider.contexts.isEmpty else { return nil }
+                let number = Int(provider.contextFactoryNumber(builtBy: sandbox))
+                let factory = number == 0 ? "its own factory" : "its \(provider.contexts[number - 1]) factory"
+                return "\(binding.key.description): \(factory)"
+            }
         }
         var byKey: [Key: AnyBinding] = [:]
         for binding in all { byKey[binding.key] = binding }
@@ -307,6 +331,7 @@ struct VerificationPlan {
         return VerificationReport(
             failures: failures, warnings: plan.warnings + weak, verified: verified,
             registrationCount: registrationCount, aliasCount: aliasCount,
-            failedRegistrationCount: failed.count, skippedByReason: plan.skipped)
+            failedRegistrationCount: failed.count, context: context, contextFactories: contextFactories,
+            skippedByReason: plan.skipped)
     }
 }

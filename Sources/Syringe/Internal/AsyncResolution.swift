@@ -108,7 +108,10 @@ extension Resolver {
         case .kept:
             return .kept(plan.take(AnyKept.self))
         case .transient, .build:
-            if plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: AnyProvider.self).isAsync }) {
+            // A context factory is synchronous: the synchronous path builds with it.
+            if plan.contextFactory == 0,
+                plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: AnyProvider.self).isAsync })
+            {
                 return .build(AsyncBuild(taking: plan))
             }
         case .alias:

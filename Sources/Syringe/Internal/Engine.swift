@@ -94,6 +94,9 @@ extension Resolver {
         /// `.build`: whether one thread builds while the others wait: a lifetime that shares its
         /// instance, or the deciding first instance of a transient one.
         var isClaimed = false
+        /// `.build`, `.transient`: the context factory that builds, counted from 1; 0: the
+        /// registration's own (``AnyProvider/contextFactoryNumber(builtBy:)``).
+        var contextFactory: Int32 = 0
 
         init(_ kind: Kind, _ subject: AnyObject? = nil) {
             self.kind = kind
@@ -162,7 +165,10 @@ extension Resolver {
         do {
             // Bound with `if let`: `unsafelyUnwrapped` would hand the closure back at the generic
             // abstraction level, and re-abstracting it costs an allocation a call.
-            if let make = provider.simpleFactory {
+            if plan.contextFactory != 0 {
+                value = try provider.contextFactory(plan.contextFactory, in: resolution)(
+                    resolution.container.unsafelyUnwrapped)
+            } else if let make = provider.simpleFactory {
                 value = try make()
             } else if let make = provider.resolvingFactory {
                 value = try make(resolution.container.unsafelyUnwrapped)
@@ -308,16 +314,21 @@ extension Resolver {
             return Plan(.kept, instance)  // built in this resolution, waiting for its `initCompleted` step
         }
         if let instance = store.kept(for: resolution) { return Plan(.kept, instance) }
-        let isFirst = provider.isMarkerUndecided
+        let traits = provider.traits
+        let isFirst = traits.contains(.markerUndecided)
         if !isFirst && provider.completion == nil && type(of: store) == InstanceStore.self {
-            return Plan(.transient, provider)
+            var plan = Plan(.transient, provider)
+            if traits.contains(.hasContexts) { plan.contextFactory = provider.contextFactoryNumber(builtBy: self) }
+            return plan
         }
         var plan = Plan(.build, provider)
         plan.store = .passRetained(store)
         plan.completion = provider.completion.map(Unmanaged.passRetained)
         // A shared instance of a registration is built by the container that owns it, so that a
         // child's overrides never end up inside it; anything else by the container resolving.
-        plan.builder = .passUnretained(store.sharesInstances && owner == nil ? container : self)
+        let builder = store.sharesInstances && owner == nil ? container : self
+        plan.builder = .passUnretained(builder)
+        if traits.contains(.hasContexts) { plan.contextFactory = provider.contextFactoryNumber(builtBy: builder) }
         plan.owner = owner
         plan.isFirst = isFirst
         plan.isClaimed = store.sharesInstances || (isFirst && !(store is GraphStore))
