@@ -57,57 +57,6 @@ extension Resolver {
             lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
     }
 
-    /// Registers a factory that may yield no value: `optional()` and `@OptionalInject` give nil
-    /// when it does, `resolve()` stops with a message saying the factory produced nil, and
-    /// ``verify(skipping:providing:isolation:)`` does not count it as a failure.
-    ///
-    /// ```swift
-    /// resolver.register(String.self, name: "idfv") { device.identifierForVendor }   // a String?
-    /// let idfv: String? = resolver.optional(name: "idfv")
-    /// ```
-    @_disfavoredOverload
-    @discardableResult
-    public func register<T>(
-        _ type: T.Type,
-        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil,
-        lifetime: Lifetime? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (Resolver) throws -> T?
-    ) -> Registration<T> {
-        let key = Key(T.self, qualifier: qualifier, name: name)
-        return addProvider(
-            key,
-            make: .resolver { resolver in
-                guard let value = try factory(resolver) else {
-                    throw ResolutionError(
-                        .producedNil, key: key, path: Resolution.current.path, container: resolver, site: nil)
-                }
-                return value
-            },
-            lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
-    }
-
-    /// Registers a factory that takes nothing and may yield no value.
-    @_disfavoredOverload
-    @discardableResult
-    public func register<T>(
-        _ type: T.Type,
-        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil,
-        lifetime: Lifetime? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping () throws -> T?
-    ) -> Registration<T> {
-        register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation
-        ) { _ in try factory() }
-    }
-
     /// Registers a class in a ``Scope``: everyone resolving it in that scope shares one
     /// instance while any of them holds it.
     ///

@@ -52,6 +52,10 @@ private final class MigPair {
         self.name = name
     }
 }
+private final class MigBucket {}
+private final class MigStore {
+    var bucket: MigBucket?
+}
 private class MigBase {}
 private final class MigDerived: MigBase {}
 private final class MigHolder {
@@ -105,6 +109,18 @@ private final class MigModel {
         #expect(screen.database === database)
         #expect(screen.auth == nil)
         #expect(screen.fred !== screen.qualified)
+
+        // A factory that may yield nil registers the wrapped type; an Optional itself is written.
+        let store = MigStore()
+        r.register(name: "bucket") { () -> MigBucket? in store.bucket }
+        #expect((r.optional(name: "bucket") as MigBucket?) == nil)
+        store.bucket = MigBucket()
+        #expect((r.resolve(name: "bucket") as MigBucket) === store.bucket)
+        r.register((MigBucket?).self) { store.bucket }
+        r.register(Optional<MigBucket>.self, name: "long") { store.bucket }
+        #expect(r.isRegistered(MigBucket?.self) && !r.isRegistered(MigBucket.self))
+        #expect(r.isRegistered(MigBucket?.self, name: "long"))
+        #expect((r.resolve() as MigBucket?) === store.bucket)
 
         // resolveProperties → initCompleted.
         r.register { MigA() }.initCompleted { resolver, a in a.b = resolver.resolve(name: "fred") }
