@@ -286,8 +286,8 @@ private final class MigModel {
         r.register { MigAuthService() }.lifetime(.timeToLive(.seconds(60)))
         #expect((r.resolve() as MigAuthService) === (r.resolve() as MigAuthService))
 
-        // An override: the last registration wins.
-        r.register(MigNetworkServiceProtocol.self) { MigMockNetworkService() }
+        // An override: the last registration wins (with its own lifetime: see the next test).
+        r.register(MigNetworkServiceProtocol.self, lifetime: .singleton) { MigMockNetworkService() }
         #expect((r.resolve() as MigNetworkServiceProtocol) is MigMockNetworkService)
 
         // ParameterFactory → arguments.
@@ -311,6 +311,24 @@ private final class MigModel {
         }
         #expect(screen.assets.network is MigMockNetworkService)
         #expect(screen.database === (r.resolve() as MigDatabase))
+    }
+
+    /// Factory keeps the definition's scope on `register { Mock() }`; a Syringe override is a new
+    /// registration, transient unless it restates `lifetime:`.
+    @Test func fromFactoryAnOverrideRestatesItsLifetime() {
+        let r = Resolver()
+        r.register(MigNetworkServiceProtocol.self, lifetime: .singleton) { MigNetworkService() }
+        #expect((r.resolve() as MigNetworkServiceProtocol) === (r.resolve() as MigNetworkServiceProtocol))
+
+        r.register(MigNetworkServiceProtocol.self) { MigMockNetworkService() }
+        let first: MigNetworkServiceProtocol = r.resolve()
+        #expect(first is MigMockNetworkService)
+        #expect((r.resolve() as MigNetworkServiceProtocol) !== first)  // built anew each time
+
+        r.register(MigNetworkServiceProtocol.self, lifetime: .singleton) { MigMockNetworkService() }
+        let kept: MigNetworkServiceProtocol = r.resolve()
+        #expect(kept is MigMockNetworkService)
+        #expect((r.resolve() as MigNetworkServiceProtocol) === kept)
     }
 
     @Test(.isolatedResolver) func fromFactoryContainerTrait() {
