@@ -57,57 +57,6 @@ extension Resolver {
             lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
     }
 
-    /// Registers a factory that may yield no value: `optional()` and `@OptionalInject` give nil
-    /// when it does, `resolve()` stops with a message saying the factory produced nil, and
-    /// ``verify(skipping:providing:isolation:)`` does not count it as a failure.
-    ///
-    /// ```swift
-    /// resolver.register(String.self, name: "idfv") { device.identifierForVendor }   // a String?
-    /// let idfv: String? = resolver.optional(name: "idfv")
-    /// ```
-    @_disfavoredOverload
-    @discardableResult
-    public func register<T>(
-        _ type: T.Type,
-        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil,
-        lifetime: Lifetime? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (Resolver) throws -> T?
-    ) -> Registration<T> {
-        let key = Key(T.self, qualifier: qualifier, name: name)
-        return addProvider(
-            key,
-            make: .resolver { resolver in
-                guard let value = try factory(resolver) else {
-                    throw ResolutionError(
-                        .producedNil, key: key, path: Resolution.current.path, container: resolver, site: nil)
-                }
-                return value
-            },
-            lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: isMainActor(isolation))
-    }
-
-    /// Registers a factory that takes nothing and may yield no value.
-    @_disfavoredOverload
-    @discardableResult
-    public func register<T>(
-        _ type: T.Type,
-        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil,
-        lifetime: Lifetime? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping () throws -> T?
-    ) -> Registration<T> {
-        register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation
-        ) { _ in try factory() }
-    }
-
     /// Registers a class in a ``Scope``: everyone resolving it in that scope shares one
     /// instance while any of them holds it.
     ///
@@ -254,12 +203,7 @@ extension Resolver {
         if let refusal = Provider<T>.refusal(of: lifetime, for: key, isMarked: isMarked) {
             fatalError(refusal, file: site.file, line: site.line)
         }
-        // The default lifetime as it is when the registration is made.
-        let chosen =
-            lifetime
-            ?? registryLock.withReadLock(Resolution.current.stripe) {
-                registry.defaultLifetime ?? Globals.defaultLifetime
-            }
+        let chosen = lifetime ?? defaultLifetimeForRegistration()
         let provider = Provider<T>(
             key: key, factory: make, store: Provider<T>.initialStore(for: chosen, key: key, isMarked: isMarked),
             site: site, registry: registry, isMainActorBound: isMainActorBound, isMarked: isMarked)
@@ -277,17 +221,52 @@ extension Resolver {
         return Registration(provider: provider, resolver: self)
     }
 
-    /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
-    func store(_ binding: AnyBinding) {
-        let duplicate: AnyBinding? = registryLock.withWriteLock { leftovers in
-            if !registry.allowsOverrides, let existing = registry.bindings[binding.key] { return existing }
-            leftovers.append(registry.bind(binding))
-            return nil
+    /// The default lifetime as it is when a registration is made: after the bootstrap, if it is
+    /// pending here and can run (``bootstrapBeforeRegistering(_:)``), since it may set the default.
+    private func defaultLifetimeForRegistration() -> Lifetime {
+        let resolution = Resolution.current
+        let (isPending, chosen) = registryLock.withReadLock(resolution.stripe) {
+            (registry.bootstrapPending, registry.defaultLifetime ?? Globals.defaultLifetime)
         }
-        if let duplicate {
+        guard isPending, bootstrapBeforeRegistering(resolution) else { return chosen }
+        return registryLock.withReadLock(resolution.stripe) { registry.defaultLifetime ?? Globals.defaultLifetime }
+    }
+
+    /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
+    ///
+    /// In a container whose bootstrap is pending (``main`` before its first resolution), a
+    /// registration made outside the bootstrap runs it first, so that it replaces what
+    /// `registerAllServices()` registers rather than being replaced by it. The flag is read under
+    /// the write lock the registration takes anyway: once the bootstrap is done, this costs nothing.
+    func store(_ binding: AnyBinding) {
+        var outcome = bind(binding, unlessBootstrapPending: true)
+        if case .bootstrapPending = outcome {
+            bootstrapBeforeRegistering(.current)
+            outcome = bind(binding, unlessBootstrapPending: false)
+        }
+        if case .duplicate(let duplicate) = outcome {
             fatalError(
                 Messages.duplicate(binding.key, container: name, first: duplicate.site, second: binding.site),
                 file: binding.site.file, line: binding.site.line)
+        }
+    }
+
+    private enum StoreOutcome {
+        case stored
+        /// Not stored: the bootstrap is pending, and this registration is not made by it.
+        case bootstrapPending
+        /// Not stored: the key is registered and the container does not allow overrides.
+        case duplicate(AnyBinding)
+    }
+
+    private func bind(_ binding: AnyBinding, unlessBootstrapPending: Bool) -> StoreOutcome {
+        registryLock.withWriteLock { leftovers in
+            if unlessBootstrapPending && registry.bootstrapPending && !Resolution.current.isBootstrapping {
+                return .bootstrapPending
+            }
+            if !registry.allowsOverrides, let existing = registry.bindings[binding.key] { return .duplicate(existing) }
+            leftovers.append(registry.bind(binding))
+            return .stored
         }
     }
 }

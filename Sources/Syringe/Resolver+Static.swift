@@ -315,44 +315,4 @@ extension Resolver {
     public static func install(_ modules: [any ResolverModule]) {
         current.install(modules)
     }
-
-    /// Registers, in ``current``, a factory that may yield no value (it returns `T?` for `T`).
-    ///
-    /// ```swift
-    /// Resolver.register(String.self, name: "idfv") { device.identifier }
-    /// ```
-    @_disfavoredOverload
-    @discardableResult
-    public static func register<T>(
-        _ type: T.Type,
-        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil,
-        lifetime: Lifetime? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping (Resolver) throws -> T?
-    ) -> Registration<T> {
-        current.register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation,
-            factory: factory)
-    }
-
-    /// Registers, in ``current``, a factory that takes nothing and may yield no value.
-    @_disfavoredOverload
-    @discardableResult
-    public static func register<T>(
-        _ type: T.Type,
-        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
-        name: String? = nil,
-        lifetime: Lifetime? = nil,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        isolation: (any Actor)? = #isolation,
-        factory: @escaping () throws -> T?
-    ) -> Registration<T> {
-        current.register(
-            type, qualifiedBy: qualifier, name: name, lifetime: lifetime, file: file, line: line, isolation: isolation,
-            factory: factory)
-    }
 }

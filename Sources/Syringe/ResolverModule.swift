@@ -48,6 +48,14 @@ extension ResolverModule {
 /// While it runs, ``Resolver/current`` is ``Resolver/main``, so its bare `register`
 /// calls land in `main` even when the first resolution happens inside a test container.
 ///
+/// A registration made in `main` before it has run runs it first, then replaces what it
+/// registered for the same key: what a tool registers at launch wins over the default registered
+/// here.
+///
+/// ```swift
+/// Resolver.register { FileStore(path: options.file) }   // runs registerAllServices() first
+/// ```
+///
 /// It runs on whichever thread first resolves from `main`, so it is nonisolated. An app whose
 /// registrations are main-actor code writes `@MainActor static func registerAllServices()` and
 /// conforms to ``MainActorResolverRegistering`` instead (a `@MainActor` or `@preconcurrency`
@@ -81,6 +89,11 @@ extension ResolverModule {
 /// Syringe's message, before any registration is missing: resolve something from main-actor code
 /// first (at launch, or in a `@MainActor` test). Use ``ResolverRegistering`` for a nonisolated
 /// `registerAllServices()`; a type conforming to both runs that one, and writes it `nonisolated`.
+///
+/// A registration made in `main` before it has run runs it first when made from main-actor code,
+/// so the registration wins over what it registers for the same key. Made off the main actor, the
+/// registration cannot run it there and does not stop the program: it is made at once, and
+/// `registerAllServices()`, when it runs, replaces it with its own registration of that key.
 #if compiler(>=6.2)
     public protocol MainActorResolverRegistering: SendableMetatype {
         /// Registers the app's services, on the main actor.

@@ -1,5 +1,7 @@
-import Syringe
+import Foundation
 import Testing
+
+@testable import Syringe
 
 // Bootstrap control: running `registerAllServices()` on demand, modules that libraries
 // contribute without owning the app's conformance, and the `loaded` hook of modules. What
@@ -42,6 +44,56 @@ private struct BootAnalyticsModule: ResolverModule {
     }
 }
 
+/// What a command-line tool registers at launch from its options, and `registerAllServices()`
+/// registers with a default.
+final class BootFileStore {
+    let path: String
+    init(path: String) { self.path = path }
+}
+final class BootLogger {}
+protocol BootStoring: AnyObject {}
+final class BootDiskStore: BootStoring {}
+final class BootModuleService {
+    let origin: String
+    init(origin: String) { self.origin = origin }
+}
+struct BootModuleServiceModule: ResolverModule {
+    func register(in resolver: Resolver) {
+        resolver.register { BootModuleService(origin: "module") }
+    }
+}
+
+/// An app's `registerAllServices()`: registers a default for what the tool overrides, and uses
+/// every registration form inside the bootstrap.
+enum BootHook: ResolverRegistering {
+    static let runs = FxCounter()
+    static func registerAllServices() {
+        runs.increment()
+        Resolver.register { BootFileStore(path: "default") }
+        Resolver.register { BootLogger() }
+        Resolver.register { BootDiskStore() }.implements(BootStoring.self)
+        Resolver.registerSingleton(BootModuleService(origin: "singleton"))
+        Resolver.install(BootModuleServiceModule())
+    }
+}
+
+/// A `registerAllServices()` that sets the default lifetime of `main`.
+enum BootSingletonDefaultHook: ResolverRegistering {
+    static func registerAllServices() {
+        Resolver.main.defaultLifetime = .singleton
+    }
+}
+
+/// The same defaults, written as main-actor code.
+enum BootMainActorHook: MainActorResolverRegistering {
+    static let runs = FxCounter()
+    @MainActor static func registerAllServices() {
+        runs.increment()
+        Resolver.register { BootFileStore(path: "default") }
+        Resolver.register { BootLogger() }
+    }
+}
+
 @Suite struct BootstrapTests {
     @Test func registerServicesRunsTheBootstrapOnceBeforeAnyResolution() async {
         await #expect(processExitsWith: .success) {
@@ -74,6 +126,116 @@ private struct BootAnalyticsModule: ResolverModule {
             Resolver.registerOnBootstrap(BootSDKModule())
             precondition(BootSDKService.registrations.value == 1)
             precondition(Resolver.main.isRegistered(BootSDKService.self))
+        }
+    }
+
+    // MARK: A registration made before the bootstrap
+
+    @Test func aRegistrationBeforeTheFirstResolutionWinsOverTheBootstrap() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootHook.self
+            Resolver.register { BootFileStore(path: "from-options") }  // a tool's launch code
+            precondition(BootHook.runs.value == 1)
+            _ = Resolver.resolve() as BootLogger  // registered by the bootstrap
+            precondition((Resolver.resolve() as BootFileStore).path == "from-options")
+            precondition(BootHook.runs.value == 1)
+        }
+    }
+
+    @Test func registrationsMadeByTheBootstrapStillWork() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootHook.self
+            Resolver.main.register(name: "early") { BootLogger() }
+            precondition(BootHook.runs.value == 1)
+            precondition((Resolver.main.resolve() as BootFileStore).path == "default")
+            precondition(Resolver.main.resolve(BootStoring.self) is BootDiskStore)
+            // The module is installed after the singleton, so its registration is the one kept.
+            precondition((Resolver.main.resolve() as BootModuleService).origin == "module")
+            precondition(Resolver.main.isRegistered(BootLogger.self, name: "early"))
+        }
+    }
+
+    @Test func anAliasRegisteredBeforeTheBootstrapWinsOverIt() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            final class OptionsStore: BootStoring {}
+            Resolver.registeringType = BootHook.self
+            Resolver.register { OptionsStore() }.implements(BootStoring.self)
+            _ = Resolver.resolve() as BootLogger  // registered by the bootstrap
+            precondition(Resolver.resolve(BootStoring.self) is OptionsStore)
+        }
+    }
+
+    @Test func modulesContributedBeforeTheBootstrapRunBeforeAnEarlyRegistration() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootHook.self
+            Resolver.registerOnBootstrap(BootSDKModule())
+            precondition(BootSDKService.registrations.value == 0)
+            Resolver.register { BootFileStore(path: "from-options") }
+            precondition(BootSDKService.registrations.value == 1)
+            precondition(Resolver.main.isRegistered(BootSDKService.self))
+            precondition((Resolver.resolve() as BootFileStore).path == "from-options")
+        }
+    }
+
+    @Test func aRegistrationAfterTheBootstrapReplacesAsBefore() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootHook.self
+            Resolver.registerServices()
+            precondition((Resolver.resolve() as BootFileStore).path == "default")
+            Resolver.register { BootFileStore(path: "late") }
+            precondition((Resolver.resolve() as BootFileStore).path == "late")
+            precondition(BootHook.runs.value == 1)
+        }
+    }
+
+    /// A registration made before the bootstrap is made as if after it: the default lifetime the
+    /// bootstrap sets applies to it.
+    @Test func anEarlyRegistrationTakesTheDefaultLifetimeTheBootstrapSets() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootSingletonDefaultHook.self
+            Resolver.register { BootLogger() }
+            precondition((Resolver.resolve() as BootLogger) === (Resolver.resolve() as BootLogger))
+        }
+    }
+
+    @Test func aMainActorBootstrapRunsBeforeARegistrationOnTheMainActor() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootMainActorHook.self
+            await MainActor.run {
+                Resolver.register { BootFileStore(path: "from-options") }
+                precondition(BootMainActorHook.runs.value == 1)
+                _ = Resolver.resolve() as BootLogger
+                precondition((Resolver.resolve() as BootFileStore).path == "from-options")
+            }
+        }
+    }
+
+    /// A main-actor `registerAllServices()` cannot run for a registration made off the main actor:
+    /// the registration is made without it, and the bootstrap, run later, replaces it (as before).
+    @Test func aRegistrationOffTheMainActorLeavesAMainActorBootstrapPending() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BootMainActorHook.self
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                Resolver.register { BootFileStore(path: "off the main actor") }
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+            precondition(BootMainActorHook.runs.value == 0)
+            await MainActor.run {
+                _ = Resolver.resolve() as BootLogger
+                precondition(BootMainActorHook.runs.value == 1)
+                precondition((Resolver.resolve() as BootFileStore).path == "default")
+            }
         }
     }
 

@@ -469,7 +469,21 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     "Syringe: no registration for MsgArgs",
                     "  in container msg-no-arguments",
                     requestedAt(line),
-                    "  MsgArgs is registered with arguments (String, Int), called with ()"))
+                    "  MsgArgs is registered with arguments (String, Int), called without arguments"))
+    }
+
+    @Test func registeredWithoutArgumentsButResolvedWithSome() {
+        let r = Resolver(id: "msg-unexpected-arguments")
+        r.register { MsgThing() }
+        let line = #line + 1
+        let error = thrown { try r.tryResolve(MsgThing.self, arguments: true) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: no registration for MsgThing with arguments (Bool)",
+                    "  in container msg-unexpected-arguments",
+                    requestedAt(line),
+                    "  MsgThing is registered without arguments, called with (Bool)"))
     }
 
     @Test func optionalRegisteredButNonOptionalRequested() {

@@ -52,6 +52,10 @@ private final class MigPair {
         self.name = name
     }
 }
+private final class MigBucket {}
+private final class MigStore {
+    var bucket: MigBucket?
+}
 private class MigBase {}
 private final class MigDerived: MigBase {}
 private final class MigHolder {
@@ -105,6 +109,18 @@ private final class MigModel {
         #expect(screen.database === database)
         #expect(screen.auth == nil)
         #expect(screen.fred !== screen.qualified)
+
+        // A factory that may yield nil registers the wrapped type; an Optional itself is written.
+        let store = MigStore()
+        r.register(name: "bucket") { () -> MigBucket? in store.bucket }
+        #expect((r.optional(name: "bucket") as MigBucket?) == nil)
+        store.bucket = MigBucket()
+        #expect((r.resolve(name: "bucket") as MigBucket) === store.bucket)
+        r.register((MigBucket?).self) { store.bucket }
+        r.register(Optional<MigBucket>.self, name: "long") { store.bucket }
+        #expect(r.isRegistered(MigBucket?.self) && !r.isRegistered(MigBucket.self))
+        #expect(r.isRegistered(MigBucket?.self, name: "long"))
+        #expect((r.resolve() as MigBucket?) === store.bucket)
 
         // resolveProperties → initCompleted.
         r.register { MigA() }.initCompleted { resolver, a in a.b = resolver.resolve(name: "fred") }
@@ -270,8 +286,8 @@ private final class MigModel {
         r.register { MigAuthService() }.lifetime(.timeToLive(.seconds(60)))
         #expect((r.resolve() as MigAuthService) === (r.resolve() as MigAuthService))
 
-        // An override: the last registration wins.
-        r.register(MigNetworkServiceProtocol.self) { MigMockNetworkService() }
+        // An override: the last registration wins (with its own lifetime: see the next test).
+        r.register(MigNetworkServiceProtocol.self, lifetime: .singleton) { MigMockNetworkService() }
         #expect((r.resolve() as MigNetworkServiceProtocol) is MigMockNetworkService)
 
         // ParameterFactory → arguments.
@@ -295,6 +311,24 @@ private final class MigModel {
         }
         #expect(screen.assets.network is MigMockNetworkService)
         #expect(screen.database === (r.resolve() as MigDatabase))
+    }
+
+    /// Factory keeps the definition's scope on `register { Mock() }`; a Syringe override is a new
+    /// registration, transient unless it restates `lifetime:`.
+    @Test func fromFactoryAnOverrideRestatesItsLifetime() {
+        let r = Resolver()
+        r.register(MigNetworkServiceProtocol.self, lifetime: .singleton) { MigNetworkService() }
+        #expect((r.resolve() as MigNetworkServiceProtocol) === (r.resolve() as MigNetworkServiceProtocol))
+
+        r.register(MigNetworkServiceProtocol.self) { MigMockNetworkService() }
+        let first: MigNetworkServiceProtocol = r.resolve()
+        #expect(first is MigMockNetworkService)
+        #expect((r.resolve() as MigNetworkServiceProtocol) !== first)  // built anew each time
+
+        r.register(MigNetworkServiceProtocol.self, lifetime: .singleton) { MigMockNetworkService() }
+        let kept: MigNetworkServiceProtocol = r.resolve()
+        #expect(kept is MigMockNetworkService)
+        #expect((r.resolve() as MigNetworkServiceProtocol) === kept)
     }
 
     @Test(.isolatedResolver) func fromFactoryContainerTrait() {

@@ -122,14 +122,6 @@ private final class MFNeedsIdentifier {
         let report = r.verify()
         #expect(report.isValid, "\(report)")
     }
-
-    @Test func anInferredOptionalStillRegistersTheOptional() {
-        let r = Resolver()
-        let value: String? = "x"
-        r.register { value }
-        #expect(r.isRegistered(String?.self))
-        #expect(!r.isRegistered(String.self))
-    }
 }
 
 /// The twin of ArgumentsAndAutowiring.md, "Autowiring initializers": the service-type form.

@@ -83,11 +83,33 @@ private final class WLIC {
         let child = Resolver.withContainer(r) { WLIChild() }
         #expect(child.parent != nil)  // the first read hands out what it resolved…
         #expect(child.parent == nil)  // …which nothing else held
-        #expect(child.$parent.isResolved)
+        #expect(!child.$parent.isResolved)
         let held: WLIParent = r.resolve()
         #expect(child.parent == nil)  // not resolved again by itself
         child.$parent.release()
         #expect(child.parent === held)
+    }
+
+    /// Resolver's `$parent.isEmpty` is `!$parent.isResolved`: true once the instance is gone.
+    @Test func isResolvedIsFalseOnceTheWeaklyHeldInstanceIsGone() {
+        let r = Resolver()
+        r.register(lifetime: .weak) { WLIParent() }
+        r.register { WLIChild() }
+        let child = Resolver.withContainer(r) { WLIChild() }
+        #expect(!child.$parent.isResolved)
+        do {
+            let held: WLIParent = r.resolve()
+            #expect(child.parent === held)
+            #expect(child.$parent.isResolved)
+        }
+        #expect(!child.$parent.isResolved)  // every strong reference is gone
+        #expect(child.parent == nil)
+        let again: WLIParent = r.resolve()
+        child.$parent.release()
+        #expect(child.parent === again)
+        #expect(child.$parent.isResolved)
+        child.parent = nil
+        #expect(!child.$parent.isResolved)
     }
 
     @Test func eightThreadsReadingForTheFirstTimeShareOneResolution() {

@@ -165,9 +165,9 @@ extension Resolver {
             other.qualifier.map(ObjectIdentifier.init) == key.qualifier.map(ObjectIdentifier.init),
             other.name == key.name
         {
-            let registered = other.argumentsDescription ?? "()"
-            let called = key.argumentsDescription ?? "()"
-            let hint = "\(requestedName) is registered with arguments \(registered), called with \(called)"
+            let registered = other.argumentsDescription.map { "with arguments \($0)" } ?? "without arguments"
+            let called = key.argumentsDescription.map { "with \($0)" } ?? "without arguments"
+            let hint = "\(requestedName) is registered \(registered), called \(called)"
             return argumentsFix(registered: other, called: key).map { "\(hint): \($0)" } ?? hint
         }
         return "\(requestedName) is registered \(selectorsDescription(other)); \(fix(for: other))"

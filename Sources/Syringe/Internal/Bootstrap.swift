@@ -32,6 +32,27 @@ extension Resolver {
         }
     }
 
+    /// Runs the pending bootstrap before a registration made outside it (``store(_:)``), so that
+    /// the registration comes after `registerAllServices()`'s and wins. Returns whether it did
+    /// (or found it done).
+    ///
+    /// A `MainActorResolverRegistering` bootstrap cannot run for a registration made off the main
+    /// actor, and stopping the program there would break code that registers from a background
+    /// thread at launch: the registration is then made at once, as before, and the bootstrap, when
+    /// the first resolution from main-actor code runs it, replaces what it registers again.
+    @discardableResult
+    func bootstrapBeforeRegistering(_ resolution: Resolution) -> Bool {
+        guard !resolution.isBootstrapping else { return false }
+        let registering = Self.registeringType
+        if !(registering is any ResolverRegistering.Type), registering is any MainActorResolverRegistering.Type,
+            !resolution.isOnMainActor
+        {
+            return false
+        }
+        bootstrapIfPending(resolution)
+        return true
+    }
+
     /// Whether a registry along the chain still waits for its bootstrap.
     private func reachesPendingBootstrap(_ resolution: Resolution) -> Bool {
         registryLock.withReadLock(resolution.stripe) {

@@ -221,9 +221,12 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
     }
 
     override var isResolved: Bool {
-        lock.withLock {
-            if case .nothing = held { return false }
-            return true
+        // A weakly held instance is read after the lock: the strong reference the read makes may be
+        // the last, and its deinit must not run under the lock.
+        switch lock.withLock({ held }) {
+        case .nothing: false
+        case .strongly: true
+        case .weakly(let weak): weak.object != nil
         }
     }
 
@@ -245,8 +248,8 @@ class AnyLazyBox {
     var container: Resolver? { fatalError("abstract") }
 }
 
-/// The projected value of ``LazyInject`` and ``WeakLazyInject`` (`$property`): whether it has
-/// resolved, a way to make it resolve again, and the container it resolves from.
+/// The projected value of ``LazyInject`` and ``WeakLazyInject`` (`$property`): whether it holds a
+/// resolved value, a way to make it resolve again, and the container it resolves from.
 ///
 /// ```swift
 /// final class ProfileModel {
@@ -257,7 +260,9 @@ class AnyLazyBox {
 public struct LazyInjection: @unchecked Sendable {
     let box: AnyLazyBox
 
-    /// Whether the first read (or a set) has happened since the property was created or released.
+    /// Whether the property holds a value: the first read (or a set) has happened since it was
+    /// created or released and, for a ``WeakLazyInject``, the instance it holds weakly is still
+    /// alive (Resolver's `isEmpty` is `!isResolved`).
     public var isResolved: Bool { box.isResolved }
 
     /// Forgets the value, so that the next read resolves again.

@@ -12,8 +12,9 @@
 ///
 /// The container is the one current when the enclosing object was created. The first read
 /// resolves exactly once, however many threads read at once; once nothing else holds the
-/// instance the property reads nil (it does not resolve again unless ``LazyInjection/release()``
-/// is called on `$property`). `T` is a class or a class-bound protocol.
+/// instance the property reads nil and `$property.isResolved` is false (it does not resolve again
+/// unless ``LazyInjection/release()`` is called on `$property`). `T` is a class or a class-bound
+/// protocol.
 /// - SeeAlso: ``LazyInject``, ``WeakInject``
 @propertyWrapper
 public struct WeakLazyInject<T> {
@@ -25,8 +26,9 @@ public struct WeakLazyInject<T> {
         nonmutating set { box.set(newValue) }
     }
 
-    /// `$property`: whether it has resolved, ``LazyInjection/release()`` to resolve again on the
-    /// next read, and the container it resolves from.
+    /// `$property`: whether it holds an instance (false before the first read, after a release, and
+    /// once the instance is gone), ``LazyInjection/release()`` to resolve again on the next read,
+    /// and the container it resolves from.
     public var projectedValue: LazyInjection { LazyInjection(box: box) }
 
     /// Resolves `T` with no qualifier on first access, from `container` if given.
