@@ -72,6 +72,19 @@ private func testContext() -> Resolver.Context { Resolver.Context(isTest: true) 
         #expect((resolver.resolve() as CxService).kind == "test")
     }
 
+    @Test func verifyDoesNotAskForTheOwnFactorysDependenciesWhenAContextFactoryBuilds() {
+        let resolver = Resolver()
+        resolver.context = testContext()
+        resolver.autoregister(CxAutowired.init(repository:))
+            .onTest { CxAutowired(kind: "test") }
+        #expect((resolver.resolve() as CxAutowired).kind == "test")
+        let report = resolver.verify()
+        #expect(report.isValid, "\(report)")
+        #expect(report.contextFactories == ["CxAutowired: its test factory"])
+        resolver.context = Resolver.Context()
+        #expect(!resolver.verify().isValid)  // its own factory needs CxRepository
+    }
+
     @Test func aContextFactoryThatResolvesItselfIsACycle() {
         let resolver = Resolver()
         resolver.context = testContext()
