@@ -167,7 +167,9 @@ extension Registration {
     /// binding apply whichever factory builds. When several contexts hold, the most specific wins:
     /// an argument, then preview, test, simulator or device, debug, and then the registration's
     /// own factory. Giving a context a factory again replaces it; what the registration kept so
-    /// far is dropped. See ``Resolver/Context`` for how the context is decided, and
+    /// far is dropped (test containers' instances included). On a `registerSingleton` registration
+    /// the context's factory builds the singleton, and the instance given is the registration's own
+    /// factory's. See ``Resolver/Context`` for how the context is decided, and
     /// ``Resolver/context-swift.property`` to change it for one container (a test's).
     @discardableResult
     public func onTest(

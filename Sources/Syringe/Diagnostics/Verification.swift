@@ -228,11 +228,13 @@ struct VerificationPlan {
             (resolver.allBindingsLocked(), resolver.replacedSitesLocked(), sandbox.contextLocked)
         }
         self.context = context
+        var builtByContextFactory: Set<ObjectIdentifier> = []
         contextFactories = registryLock.withReadLock(Resolution.current.stripe) {
             all.compactMap { binding -> String? in
                 let provider = binding.provider
                 guard binding === provider, !provider.contexts.isEmpty else { return nil }
                 let number = Int(provider.contextFactoryNumber(builtBy: sandbox))
+                if number != 0 { builtByContextFactory.insert(ObjectIdentifier(provider)) }
                 let factory = number == 0 ? "its own factory" : "its \(provider.contexts[number - 1]) factory"
                 return "\(binding.key.description): \(factory)"
             }
@@ -251,7 +253,11 @@ struct VerificationPlan {
             } else if binding.provider.isAsync && !buildingAsync {
                 note(binding.key, skippedBecause: Self.asyncFactory)
             } else {
-                let missing = (binding.provider.declaredDependencies ?? []).filter { !sandbox.isRegisteredKey($0) }
+                // A context factory builds without the registration's own factory's dependencies.
+                let declared =
+                    builtByContextFactory.contains(ObjectIdentifier(binding.provider))
+                    ? [] : binding.provider.declaredDependencies ?? []
+                let missing = declared.filter { !sandbox.isRegisteredKey($0) }
                 if missing.isEmpty {
                     bindings.append(binding)
                 } else {

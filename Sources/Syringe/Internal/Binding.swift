@@ -234,6 +234,11 @@ final class Provider<T>: AnyProvider {
 
     /// Gives `context` its own factory (replacing one given before), making the registration
     /// main-actor-bound if the factory is; what was kept is dropped. Write lock held.
+    ///
+    /// The store is replaced rather than emptied: a build under way keeps its instance in the old
+    /// one, test containers' copies of it are dropped on their next use, and an instance given to
+    /// `registerSingleton` (which its own factory hands out) gives way to a kept singleton that a
+    /// context factory can build.
     func addContextFactory(
         _ factory: @escaping (Resolver) throws -> T, for context: ContextCase, isMainActorBound: Bool,
         leftovers: inout Leftovers
@@ -243,7 +248,8 @@ final class Provider<T>: AnyProvider {
         contextFactories = factories
         traits.insert(.hasContexts)
         self.isMainActorBound = self.isMainActorBound || isMainActorBound
-        store.drop(into: &leftovers)
+        let fresh = store is FixedInstanceStore ? SingletonStore(store.lifetimeDescription) : store.emptyCopy()
+        replaceStore(with: fresh, leftovers: &leftovers)
     }
 
     /// The context factory numbered `number` (see ``AnyProvider/contextFactoryNumber(builtBy:)``).

@@ -25,9 +25,12 @@ extension Resolver {
                     callOnMainActor { registering.registerAllServices() }
                 }
             }
-            let contributed = Self.bootstrapModules
-            Self.bootstrapModules = []
-            if !contributed.isEmpty { Resolver.main.install(contributed) }
+            // Modules contributed meanwhile, from `registerAllServices()` or a module, too.
+            while !Self.bootstrapModules.isEmpty {
+                let contributed = Self.bootstrapModules
+                Self.bootstrapModules = []
+                Resolver.main.install(contributed)
+            }
             registryLock.withWriteLock { _ in main.bootstrapPending = false }
         }
     }
@@ -87,8 +90,8 @@ extension Resolver {
     }
 
     /// Adds modules to the registrations of ``main``, for a library or SDK that cannot own the
-    /// app's one `ResolverRegistering` conformance. Before the bootstrap they are installed right
-    /// after `registerAllServices()`; after it, at once.
+    /// app's one `ResolverRegistering` conformance. Before the bootstrap (or from inside it) they are
+    /// installed right after `registerAllServices()`; after it, at once.
     ///
     /// ```swift
     /// public enum PaymentsSDK {
@@ -98,6 +101,12 @@ extension Resolver {
     /// }
     /// ```
     public static func registerOnBootstrap(_ modules: any ResolverModule...) {
+        if Resolution.current.isBootstrapping {
+            // Called from the bootstrap, which holds `bootstrapLock` on this thread and installs
+            // them once `registerAllServices()` has run.
+            bootstrapModules.append(contentsOf: modules)
+            return
+        }
         let isPending = bootstrapLock.withLock {
             let isPending = registryLock.withReadLock(Resolution.current.stripe) { main.registry.bootstrapPending }
             if isPending { bootstrapModules.append(contentsOf: modules) }
