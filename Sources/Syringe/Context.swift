@@ -71,7 +71,10 @@ extension Resolver {
     /// parent's registration, in the parent's (a test container keeps its own, in its own). Set
     /// the context before resolving: what a container kept is not built again.
     public var context: Context {
-        get { registryLock.withReadLock(Resolution.current.stripe) { contextLocked } }
+        get {
+            _ = Context.process  // decided before the lock: it asks the dynamic loader
+            return registryLock.withReadLock(Resolution.current.stripe) { contextLocked }
+        }
         set { registryLock.withWriteLock { _ in ownContext = newValue } }
     }
 
@@ -289,6 +292,7 @@ extension Registration {
             fatalError(Messages.contextWithArguments(provider.key, context: "\(context)"), file: file, line: line)
         }
         let isMainActorBound = isMainActor(isolation)
+        _ = Resolver.Context.process  // decided before any plan reads it under the lock
         registryLock.withWriteLock { leftovers in
             provider.addContextFactory(factory, for: context, isMainActorBound: isMainActorBound, leftovers: &leftovers)
         }

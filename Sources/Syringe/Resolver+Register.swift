@@ -226,7 +226,10 @@ extension Resolver {
     private func defaultLifetimeForRegistration() -> Lifetime {
         let resolution = Resolution.current
         let (isPending, chosen) = registryLock.withReadLock(resolution.stripe) {
-            (registry.bootstrapPending, registry.defaultLifetime ?? Globals.defaultLifetime)
+            (
+                registry.bootstrapPending && !Self.isBootstrapRunning,
+                registry.defaultLifetime ?? Globals.defaultLifetime
+            )
         }
         guard isPending, bootstrapBeforeRegistering(resolution) else { return chosen }
         return registryLock.withReadLock(resolution.stripe) { registry.defaultLifetime ?? Globals.defaultLifetime }
@@ -236,7 +239,9 @@ extension Resolver {
     ///
     /// In a container whose bootstrap is pending (``main`` before its first resolution), a
     /// registration made outside the bootstrap runs it first, so that it replaces what
-    /// `registerAllServices()` registers rather than being replaced by it. The flag is read under
+    /// `registerAllServices()` registers rather than being replaced by it; one made while another
+    /// thread runs the bootstrap is bound when it ends (that thread may be waiting for this one,
+    /// so this one cannot wait for it). The flag is read under
     /// the write lock the registration takes anyway: once the bootstrap is done, this costs nothing.
     func store(_ binding: AnyBinding) {
         var outcome = bind(binding, unlessBootstrapPending: true)
@@ -262,7 +267,10 @@ extension Resolver {
     private func bind(_ binding: AnyBinding, unlessBootstrapPending: Bool) -> StoreOutcome {
         registryLock.withWriteLock { leftovers in
             if unlessBootstrapPending && registry.bootstrapPending && !Resolution.current.isBootstrapping {
-                return .bootstrapPending
+                // Another thread's bootstrap runs (and may wait for this one): bound when it ends.
+                guard Self.isBootstrapRunning else { return .bootstrapPending }
+                Self.deferredBindings.append(binding)
+                return .stored
             }
             if !registry.allowsOverrides, let existing = registry.bindings[binding.key] { return .duplicate(existing) }
             leftovers.append(registry.bind(binding))

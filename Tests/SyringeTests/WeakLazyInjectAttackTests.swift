@@ -28,6 +28,12 @@ private final class WlaOwner {
         let holder = WlaHolder()
         let deinits = FxCounter()
         let made = FxCounter()
+        // Set before the readers start: a first read of a property never set resolves it, and
+        // nothing registers `WlaOwner`.
+        var first: WlaOwner? = WlaOwner(holder: holder, deinits: deinits)
+        made.increment()
+        holder.owner = first
+        first = nil
         let finished = fxRunThreads(4, timeout: 120) { index in
             for _ in 0..<2_000 {
                 if index == 0 {

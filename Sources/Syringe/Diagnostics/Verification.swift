@@ -224,6 +224,7 @@ struct VerificationPlan {
 
     init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type], buildingAsync: Bool) {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
+        _ = Resolver.Context.process  // decided before the lock: it asks the dynamic loader
         let (all, replaced, context) = registryLock.withReadLock(Resolution.current.stripe) {
             (resolver.allBindingsLocked(), resolver.replacedSitesLocked(), sandbox.contextLocked)
         }

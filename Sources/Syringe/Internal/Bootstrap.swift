@@ -8,7 +8,11 @@ extension Resolver {
         guard !resolution.isBootstrapping, reachesPendingBootstrap(resolution) else { return }
         Self.bootstrapLock.withLock {
             let main = Resolver.main.registry
-            guard registryLock.withReadLock(resolution.stripe, { main.bootstrapPending }) else { return }
+            let starts = registryLock.withWriteLock { _ in
+                if main.bootstrapPending { Self.isBootstrapRunning = true }
+                return main.bootstrapPending
+            }
+            guard starts else { return }
             resolution.isBootstrapping = true
             let outer = resolution.container
             resolution.container = nil
@@ -25,14 +29,43 @@ extension Resolver {
                     callOnMainActor { registering.registerAllServices() }
                 }
             }
-            // Modules contributed meanwhile, from `registerAllServices()` or a module, too.
-            while !Self.bootstrapModules.isEmpty {
-                let contributed = Self.bootstrapModules
-                Self.bootstrapModules = []
+            // Modules contributed meanwhile (from `registerAllServices()`, a module, or another
+            // thread), then the registrations other threads made meanwhile, which come last and win.
+            var duplicate: (first: AnyBinding, second: AnyBinding)?
+            while let contributed = registryLock.withWriteLock({
+                finishBootstrap(of: main, duplicate: &duplicate, leftovers: &$0)
+            }) {
                 Resolver.main.install(contributed)
             }
-            registryLock.withWriteLock { _ in main.bootstrapPending = false }
+            if let (first, second) = duplicate {
+                fatalError(
+                    Messages.duplicate(
+                        second.key, container: Resolver.main.name, first: first.site, second: second.site),
+                    file: second.site.file, line: second.site.line)
+            }
         }
+    }
+
+    /// The modules contributed to the bootstrap since it last looked, if any; else binds what other
+    /// threads registered while it ran and marks it done, and returns nil. Write lock held.
+    private func finishBootstrap(
+        of main: Registry, duplicate: inout (first: AnyBinding, second: AnyBinding)?, leftovers: inout Leftovers
+    ) -> [any ResolverModule]? {
+        if !Self.bootstrapModules.isEmpty {
+            defer { Self.bootstrapModules = [] }
+            return Self.bootstrapModules
+        }
+        for binding in Self.deferredBindings {
+            if !main.allowsOverrides, let existing = main.bindings[binding.key] {
+                duplicate = (existing, binding)
+                continue
+            }
+            leftovers.append(main.bind(binding))
+        }
+        Self.deferredBindings = []
+        main.bootstrapPending = false
+        Self.isBootstrapRunning = false
+        return nil
     }
 
     /// Runs the pending bootstrap before a registration made outside it (``store(_:)``), so that
@@ -73,8 +106,14 @@ extension Resolver {
     nonisolated(unsafe) static var registeringType: Any.Type = Resolver.self
 
     fileprivate static let bootstrapLock = Lock()
-    /// Modules contributed before the bootstrap. Guarded by `bootstrapLock`.
+    /// Modules contributed before the bootstrap, or while it runs. Guarded by ``registryLock``.
     nonisolated(unsafe) fileprivate static var bootstrapModules: [any ResolverModule] = []
+    /// Whether a thread is running the bootstrap. Guarded by ``registryLock``.
+    nonisolated(unsafe) static var isBootstrapRunning = false
+    /// Registrations into ``main`` that other threads made while the bootstrap ran (a thread the
+    /// bootstrap started and waits for, say), bound when it ends: waiting for it would never end.
+    /// Guarded by ``registryLock``.
+    nonisolated(unsafe) static var deferredBindings: [AnyBinding] = []
 
     /// Runs `registerAllServices()` (and the modules contributed with ``registerOnBootstrap(_:)``)
     /// now, if they have not run yet: Resolver's `registerServices()`. Later calls, and the first
@@ -101,16 +140,10 @@ extension Resolver {
     /// }
     /// ```
     public static func registerOnBootstrap(_ modules: any ResolverModule...) {
-        if Resolution.current.isBootstrapping {
-            // Called from the bootstrap, which holds `bootstrapLock` on this thread and installs
-            // them once `registerAllServices()` has run.
-            bootstrapModules.append(contentsOf: modules)
-            return
-        }
-        let isPending = bootstrapLock.withLock {
-            let isPending = registryLock.withReadLock(Resolution.current.stripe) { main.registry.bootstrapPending }
-            if isPending { bootstrapModules.append(contentsOf: modules) }
-            return isPending
+        // The bootstrap, on this thread or another, takes them when `registerAllServices()` has run.
+        let isPending = registryLock.withWriteLock { _ in
+            if main.registry.bootstrapPending { bootstrapModules.append(contentsOf: modules) }
+            return main.registry.bootstrapPending
         }
         if !isPending { main.install(modules) }
     }
