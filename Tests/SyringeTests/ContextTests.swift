@@ -231,6 +231,18 @@ private func registerEveryContext(in resolver: Resolver, lifetime: Lifetime? = n
         #expect(resolver.verify().contextFactories == ["ContextAPI: its own factory"])
     }
 
+    @Test func verifyBuildsAnAsyncRegistrationWhoseContextFactoryIsSynchronous() {
+        let resolver = Resolver()
+        resolver.context = context(test: true)
+        resolver.register(lifetime: .singleton) { () async throws -> ContextAPI in ContextAPIImpl("live async") }
+            .onTest { ContextAPIImpl("test") as ContextAPI }
+        let report = resolver.verify()
+        #expect(report.verified == ["ContextAPI"])
+        #expect(report.skipped.isEmpty)
+        resolver.context = context()
+        #expect(resolver.verify().skipped == ["ContextAPI"])  // its own factory is async
+    }
+
     @Test func theGraphMarksContextFactories() {
         let resolver = Resolver()
         registerEveryContext(in: resolver)

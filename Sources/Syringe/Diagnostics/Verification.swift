@@ -251,7 +251,9 @@ struct VerificationPlan {
                 note(binding.key, skippedBecause: Self.skippedAsAsked)
             } else if binding.provider.key.arguments != nil {
                 note(binding.key, skippedBecause: Self.needsArguments)
-            } else if binding.provider.isAsync && !buildingAsync {
+            } else if binding.provider.isAsync && !buildingAsync
+                && !builtByContextFactory.contains(ObjectIdentifier(binding.provider))
+            {
                 note(binding.key, skippedBecause: Self.asyncFactory)
             } else {
                 // A context factory builds without the registration's own factory's dependencies.
