@@ -241,8 +241,8 @@ extension Resolver {
     /// registration made outside the bootstrap runs it first, so that it replaces what
     /// `registerAllServices()` registers rather than being replaced by it; one made while another
     /// thread runs the bootstrap is bound when it ends (that thread may be waiting for this one,
-    /// so this one cannot wait for it). The flag is read under
-    /// the write lock the registration takes anyway: once the bootstrap is done, this costs nothing.
+    /// so this one cannot wait for it). The flag is read under the write lock the registration
+    /// takes anyway: once the bootstrap is done, this costs nothing.
     func store(_ binding: AnyBinding) {
         var outcome = bind(binding, unlessBootstrapPending: true)
         if case .bootstrapPending = outcome {

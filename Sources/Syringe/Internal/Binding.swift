@@ -164,11 +164,10 @@ class AnyProvider: AnyBinding {
     func contextFactoryNumber(builtBy builder: Resolver) -> Int32 {
         let contexts = self.contexts
         let context = builder.contextLocked
-        var chosen: (number: Int, context: ContextCase)?
-        for (index, candidate) in contexts.enumerated() where candidate.holds(in: context) {
-            if chosen == nil || candidate.rank < chosen!.context.rank { chosen = (index + 1, candidate) }
-        }
-        return Int32(chosen?.number ?? 0)
+        // `min(by:)` keeps the first of equals: of two arguments present, the one added first.
+        let holding = contexts.indices.filter { contexts[$0].holds(in: context) }
+        guard let chosen = holding.min(by: { contexts[$0].rank < contexts[$1].rank }) else { return 0 }
+        return Int32(chosen + 1)
     }
 
     /// Resolves the registration from `container` as `key` (itself, or an alias of it).
