@@ -203,11 +203,13 @@ extension Resolver {
         if let refusal = Provider<T>.refusal(of: lifetime, for: key, isMarked: isMarked) {
             fatalError(refusal, file: site.file, line: site.line)
         }
-        let chosen = lifetime ?? defaultLifetimeForRegistration()
+        // Without a lifetime, the store is given when the registration is bound: the container's
+        // default is read under the lock the binding takes.
         let provider = Provider<T>(
-            key: key, factory: make, store: Provider<T>.initialStore(for: chosen, key: key, isMarked: isMarked),
+            key: key, factory: make,
+            store: Provider<T>.initialStore(for: lifetime ?? .transient, key: key, isMarked: isMarked),
             site: site, registry: registry, isMainActorBound: isMainActorBound, isMarked: isMarked)
-        store(provider)
+        store(provider, withDefaultLifetime: lifetime == nil && !isMarked && key.arguments == nil ? provider : nil)
         return Registration(provider: provider, resolver: self)
     }
 
@@ -221,20 +223,6 @@ extension Resolver {
         return Registration(provider: provider, resolver: self)
     }
 
-    /// The default lifetime as it is when a registration is made: after the bootstrap, if it is
-    /// pending here and can run (``bootstrapBeforeRegistering(_:)``), since it may set the default.
-    private func defaultLifetimeForRegistration() -> Lifetime {
-        let resolution = Resolution.current
-        let (isPending, chosen) = registryLock.withReadLock(resolution.stripe) {
-            (
-                registry.bootstrapPending && !Self.isBootstrapRunning,
-                registry.defaultLifetime ?? Globals.defaultLifetime
-            )
-        }
-        guard isPending, bootstrapBeforeRegistering(resolution) else { return chosen }
-        return registryLock.withReadLock(resolution.stripe) { registry.defaultLifetime ?? Globals.defaultLifetime }
-    }
-
     /// Binds `binding.key` to `binding`, replacing what was there (released after the lock).
     ///
     /// In a container whose bootstrap is pending (``main`` before its first resolution), a
@@ -243,11 +231,14 @@ extension Resolver {
     /// thread runs the bootstrap is bound when it ends (that thread may be waiting for this one,
     /// so this one cannot wait for it). The flag is read under the write lock the registration
     /// takes anyway: once the bootstrap is done, this costs nothing.
-    func store(_ binding: AnyBinding) {
-        var outcome = bind(binding, unlessBootstrapPending: true)
+    ///
+    /// `withDefaultLifetime`: `binding` itself, when it is a registration that names no lifetime: it
+    /// gets the default the container has when it is bound (after the bootstrap, which may set it).
+    func store(_ binding: AnyBinding, withDefaultLifetime defaulted: AnyProvider? = nil) {
+        var outcome = bind(binding, unlessBootstrapPending: true, withDefaultLifetime: defaulted)
         if case .bootstrapPending = outcome {
             bootstrapBeforeRegistering(.current)
-            outcome = bind(binding, unlessBootstrapPending: false)
+            outcome = bind(binding, unlessBootstrapPending: false, withDefaultLifetime: defaulted)
         }
         if case .duplicate(let duplicate) = outcome {
             fatalError(
@@ -264,8 +255,11 @@ extension Resolver {
         case duplicate(AnyBinding)
     }
 
-    private func bind(_ binding: AnyBinding, unlessBootstrapPending: Bool) -> StoreOutcome {
+    private func bind(
+        _ binding: AnyBinding, unlessBootstrapPending: Bool, withDefaultLifetime defaulted: AnyProvider?
+    ) -> StoreOutcome {
         registryLock.withWriteLock { leftovers in
+            defaulted?.takeLifetime(registry.defaultLifetime ?? Globals.defaultLifetime, leftovers: &leftovers)
             if unlessBootstrapPending && registry.bootstrapPending && !Resolution.current.isBootstrapping {
                 // Another thread's bootstrap runs (and may wait for this one): bound when it ends.
                 guard Self.isBootstrapRunning else { return .bootstrapPending }

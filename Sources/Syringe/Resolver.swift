@@ -43,12 +43,12 @@ open class Resolver: @unchecked Sendable {
     /// What this container's children call it in their names: the id, or `child N`, so that
     /// a name never grows with the depth of the chain. Made when a message asks for it: a server
     /// makes a child per request.
-    private var shortName: String { givenName ?? "child \(number)" }
+    private var shortName: String { givenName ?? "child \(numberForName)" }
     /// The id, or the name given to an isolating child; nil for a plain child. Set before the
     /// container is shared.
     private var givenName: String?
-    /// A child's number, for its name.
-    private let number: Int
+    /// A child's number, for its name; 0 until a name asks for it. Guarded by `counterLock`.
+    private var number = 0
 
     /// A container with its own registrations, shared with every other container made
     /// with the same `id` while any of them lives.
@@ -62,7 +62,6 @@ open class Resolver: @unchecked Sendable {
         registry = Registry.shared(id: id)
         parent = nil
         givenName = id
-        number = 0
     }
 
     /// A child container: misses fall through to `parent`; its own registrations shadow
@@ -74,7 +73,6 @@ open class Resolver: @unchecked Sendable {
     /// mock.register { MockNetworkService() }.implements(NetworkServiceProtocol.self)
     /// ```
     public init(parent: Resolver) {
-        number = Resolver.nextAnonymousNumber()
         registry = Registry(id: "")  // a child's registry is its own, never shared by id
         self.parent = parent
     }
@@ -116,6 +114,18 @@ open class Resolver: @unchecked Sendable {
         counterLock.withLock {
             anonymousCount += 1
             return anonymousCount
+        }
+    }
+
+    /// The child's number, given the first time a name asks for it: numbering every child when
+    /// it is made would take a process-wide lock for each.
+    private var numberForName: Int {
+        Self.counterLock.withLock {
+            if number == 0 {
+                Self.anonymousCount += 1
+                number = Self.anonymousCount
+            }
+            return number
         }
     }
 

@@ -50,6 +50,19 @@ import Testing
         // Released from the deepest up, so that no release recurses through the chain.
         while chain.popLast() != nil {}
     }
+
+    /// A child is numbered when a name first asks for it; the number then stays, and no two
+    /// children share one, however many threads ask at once.
+    @Test func childNumbersAreGivenOnceAndNeverShared() async {
+        let parent = Resolver(id: "scaling-numbers")
+        let children = (0..<64).map { _ in Resolver(parent: parent) }
+        let names = await withTaskGroup(of: (Int, String).self) { group in
+            for (index, child) in children.enumerated() { group.addTask { (index, child.name) } }
+            return await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(Set(names.values).count == children.count)
+        for (index, child) in children.enumerated() { #expect(child.name == names[index]) }
+    }
 }
 
 private final class ScalingService {}

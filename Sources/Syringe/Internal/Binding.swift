@@ -122,6 +122,14 @@ class AnyProvider: AnyBinding {
         return instance
     }
 
+    /// Gives a registration not bound yet, made with a transient store, the store of `lifetime`.
+    /// Write lock held.
+    func takeLifetime(_ lifetime: Lifetime, leftovers: inout Leftovers) {
+        if case .transient = lifetime, type(of: store) == InstanceStore.self { return }
+        leftovers.append(store)
+        store = .make(for: lifetime)
+    }
+
     /// Gives the registration another store; test containers' copies of the old one are dropped
     /// on their next use. Write lock held.
     func replaceStore(with newStore: InstanceStore, leftovers: inout Leftovers) {

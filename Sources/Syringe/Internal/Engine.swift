@@ -198,13 +198,17 @@ extension Resolver {
     ) -> Plan {
         var isNewDependency = false
         let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan in
-            // While no binding exists, no task can see one: the task-local value is not read.
+            // While no binding exists, no task can see one: the task-local value is not read. When
+            // one does, it is read here rather than in a second plan.
+            var bound: Unmanaged<Resolver>?
             if resolution.depth == 0 && Globals.hasBindings && resolution.asyncStep == nil && !bindingRead {
-                return Plan(.unbound)
+                bound = boundContainerUnlessContinuing()
+                if bound == nil { return Plan(.unbound) }  // continues an async build's path
             }
             guard
                 let resolver = container.map(Unmanaged.passUnretained)
                     ?? resolution.container.map(Unmanaged.passUnretained)
+                    ?? bound
                     ?? (Globals.hasBindings ? nil : Unmanaged.passUnretained(Globals.root))
             else { return Plan(.unbound) }
             isNewDependency = resolution.depth > 0 && resolution.isNewDependency(key)
@@ -235,6 +239,16 @@ extension Resolver {
         default:
             return plan
         }
+    }
+
+    /// The container a call outside any factory resolves from: the task's binding's, else the root;
+    /// nil when the call continues an async build's path instead. Read lock held: reading the
+    /// task-local value runs no user code, and what it returns is also held by the task-local
+    /// storage of a scope this call is inside, so it is used uncounted.
+    @inline(never)
+    private static func boundContainerUnlessContinuing() -> Unmanaged<Resolver>? {
+        guard let binding = Resolver.binding else { return .passUnretained(Globals.root) }
+        return binding.asyncStep == nil ? .passUnretained(binding.container) : nil
     }
 
     /// Records that the registration of the innermost frame resolves `key`, for the dependency graph.
