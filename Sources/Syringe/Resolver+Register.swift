@@ -205,9 +205,11 @@ extension Resolver {
         }
         // Without a lifetime, the store is given when the registration is bound: the container's
         // default is read under the lock the binding takes.
+        let isAsync = if case .async = make { true } else { false }
         let provider = Provider<T>(
             key: key, factory: make,
-            store: Provider<T>.initialStore(for: lifetime ?? .transient, key: key, isMarked: isMarked),
+            store: Provider<T>.initialStore(
+                for: lifetime ?? .transient, key: key, isMarked: isMarked, isAsync: isAsync),
             site: site, registry: registry, isMainActorBound: isMainActorBound, isMarked: isMarked)
         store(provider, withDefaultLifetime: lifetime == nil && !isMarked && key.arguments == nil ? provider : nil)
         return Registration(provider: provider, resolver: self)

@@ -311,9 +311,15 @@ extension Provider {
     /// Whether `T` itself is a ``Singleton`` (a run-time conformance check: asked once a registration).
     static var isMarked: Bool { T.self is any Singleton.Type }
 
-    static func initialStore(for lifetime: Lifetime, key: Key, isMarked: Bool = isMarked) -> InstanceStore {
+    static func initialStore(for lifetime: Lifetime, key: Key, isMarked: Bool = isMarked, isAsync: Bool)
+        -> InstanceStore
+    {
         if isMarked { return SingletonStore() }
-        return key.arguments == nil ? .make(for: lifetime) : InstanceStore()
+        // A transient store is told apart from another only by a first build that reads the marker
+        // off its instance (a claim) and by an async build's pending `initCompleted` step.
+        guard key.arguments == nil else { return .transient(shared: !isAsync) }
+        guard case .transient = lifetime else { return .make(for: lifetime) }
+        return .transient(shared: !isAsync && instancesAreExactly(T.self))
     }
 
     /// Why a registration of `key` cannot have `lifetime` (nil: the default), if it cannot.
@@ -336,7 +342,7 @@ extension Provider {
         }
         if key.scope != nil { return Messages.scopedLifetime(key, lifetime: lifetime.description) }
         if let refusal = Self.refusal(of: lifetime, for: key) { return refusal }
-        replaceStore(with: Self.initialStore(for: lifetime, key: key), leftovers: &leftovers)
+        replaceStore(with: Self.initialStore(for: lifetime, key: key, isAsync: isAsync), leftovers: &leftovers)
         return nil
     }
 }

@@ -39,6 +39,14 @@ class InstanceStore {
     /// What is kept now, for hints and scope handles.
     var keptInstance: Any? { nil }
 
+    /// The transient store of every registration whose store nothing tells apart from another's
+    /// (``Provider/initialStore(for:key:isMarked:isAsync:)``): one allocation less a registration.
+    // The base class has no state: nothing about it is shared but its identity.
+    nonisolated(unsafe) private static let shared = InstanceStore()
+
+    /// A transient store: the shared one when `shared`, else one of its own.
+    static func transient(shared: Bool) -> InstanceStore { shared ? Self.shared : InstanceStore() }
+
     /// The store for `lifetime`.
     static func make(for lifetime: Lifetime) -> InstanceStore {
         switch lifetime {
