@@ -161,7 +161,9 @@ final class StripedLock: @unchecked Sendable {
 struct Leftovers {
     private var items: [Any] = []
 
-    mutating func append(_ item: Any?) {
+    /// Generic, so that nil is told before the item is made an `Any` (callgrind: 158 instructions
+    /// a registration as `Any?`).
+    mutating func append<Item>(_ item: Item?) {
         if let item { items.append(item) }
     }
 
