@@ -23,7 +23,7 @@ func option(_ name: String, default value: Int) -> Int {
 let megabyte = 1_048_576.0
 let requests = option("--requests", default: 10_000)
 let concurrency = option("--concurrency", default: 32)
-let rounds = option("--rounds", default: 15)
+let rounds = option("--rounds", default: 31)
 /// `--control`: serve the routes wired by hand in Syringe's place too (over a database of its own), to
 /// see how far two identical servers differ on this machine.
 let isControl = CommandLine.arguments.contains("--control")
@@ -59,7 +59,7 @@ func serving(
 
 /// Runs the rounds; false when one of them failed.
 @MainActor
-func runRounds(syringe: [TestClient], byHand: [TestClient]) async throws -> Bool {
+func runRounds(syringe: [TestClient], byHand: [TestClient], ports: (syringe: Int, byHand: Int)) async throws -> Bool {
     var passed = true
     func round(_ name: String, on connections: [TestClient], requests: Int, quiet: Bool = false) async throws
         -> LoadResult
@@ -101,13 +101,20 @@ func runRounds(syringe: [TestClient], byHand: [TestClient]) async throws -> Bool
     var hand = Throughput()
     var wired = Throughput()
     var costs: [Double] = []  // each pair of rounds' cost of the container, in % of the rate by hand
-    let size = max(requests / 5, 1)
+    let size = max(requests / 10, 1)
     for index in 0..<rounds {
         let byHandFirst = index % 2 == 0
         var pair: [LoadResult] = []
-        if byHandFirst { pair.append(try await round("by hand \(index)", on: byHand, requests: size, quiet: true)) }
-        let withSyringe = try await round("Syringe \(index)", on: syringe, requests: size, quiet: true)
-        if !byHandFirst { pair.append(try await round("by hand \(index)", on: byHand, requests: size, quiet: true)) }
+        // Connections of their own each round: which event loop a connection and its server side
+        // land on differs between connections, and would otherwise favour one server for the run.
+        func fresh(_ name: String, _ port: Int) async throws -> LoadResult {
+            try await withConnections(concurrency, to: port) {
+                try await round("\(name) \(index)", on: $0, requests: size, quiet: true)
+            }
+        }
+        if byHandFirst { pair.append(try await fresh("by hand", ports.byHand)) }
+        let withSyringe = try await fresh("Syringe", ports.syringe)
+        if !byHandFirst { pair.append(try await fresh("by hand", ports.byHand)) }
         hand.add(pair[0])
         wired.add(withSyringe)
         costs.append((1 - withSyringe.requestsPerSecond / pair[0].requestsPerSecond) * 100)
@@ -157,7 +164,7 @@ try await serving({ onServerRunning -> any ApplicationProtocol in
     }) { handPort in
         passed = try await withConnections(concurrency, to: syringePort) { syringe in
             try await withConnections(concurrency, to: handPort) { byHand in
-                try await runRounds(syringe: syringe, byHand: byHand)
+                try await runRounds(syringe: syringe, byHand: byHand, ports: (syringePort, handPort))
             }
         }
     }
