@@ -19,7 +19,8 @@ func syringeWorkPerRequest(_ count: Int) async -> Double {
         scope.register { requestID }
         scope.register { CurrentUser(name: "user") }
         scope.register { logger }
-        kept &+= await Resolver.withContainer(scope) {
+        // The async form, as the middleware binds the request's task.
+        kept &+= await Resolver.withContainer(scope) { () async -> Int in
             let todos: EditTodos = Resolver.resolve()
             let id: RequestIdentifier = Resolver.resolve()
             return withExtendedLifetime(todos) { id.value.utf8.count }
