@@ -303,17 +303,12 @@ final class ContainerBinding: @unchecked Sendable {
     /// needed (``withGraph(_:)``).
     var graph: GraphScope?
 
-    /// Whether ``step`` is set, read without copying the step (callgrind: 28 instructions of a
-    /// top-level resolution while a binding exists).
-    private let isStep: Bool
-
     /// The innermost async build this binding is in, if any: the path a resolution continues.
-    var asyncStep: ContainerBinding? { isStep ? self : enclosingStep }
+    var asyncStep: ContainerBinding? { step != nil ? self : enclosingStep }
 
     init(_ container: Resolver, step: AsyncStep? = nil, enclosing: ContainerBinding? = nil) {
         self.container = container
         self.step = step
-        isStep = step != nil
         enclosingStep = enclosing
         // A build inside another keeps the outermost one, which is counted, alive: it need not be.
         isCounted = step == nil || enclosing == nil

@@ -343,14 +343,24 @@ extension Optional {
 }
 
 /// An async factory's build in progress, as its task carries it (in a ``ContainerBinding``).
-struct AsyncStep {
+///
+/// A class, so that a binding of `withContainer`, which has none, holds one nil word: as a struct
+/// with a weak field it was copied and destroyed through value witnesses with every binding.
+final class AsyncStep {
     let provider: AnyProvider
     let key: Key
     /// Where the build was asked for.
     let site: SourceLocation?
     /// The flight this build ends, when it builds a shared instance. Weak: a task the factory
     /// started keeps the binding, and the flight keeps its instance.
-    weak var flight: AsyncFlight?
+    weak let flight: AsyncFlight?
+
+    init(provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?) {
+        self.provider = provider
+        self.key = key
+        self.site = site
+        self.flight = flight
+    }
 }
 
 extension ContainerBinding {
