@@ -34,7 +34,7 @@ extension Resolver {
         let found = resolution.continuing(step) { lookUpAsync(key, from: container, provider: given, in: resolution) }
         switch found {
         case .kept(let kept):
-            return unsafeDowncast(kept, to: Kept<T>.self).instance
+            return instance(in: kept)
         case .alias(let alias, let resolver):
             let value = try await alias.target.resolveErasedAsync(
                 as: key, from: resolver, arguments: arguments, site: site, isolation: isolation)
@@ -110,13 +110,13 @@ extension Resolver {
         case .transient, .build:
             // A context factory is synchronous: the synchronous path builds with it.
             if plan.contextFactory == 0,
-                plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: AnyProvider.self).isAsync })
+                plan.peek(AnyProvider.self, { $0.isAsync })
             {
                 return .build(AsyncBuild(taking: plan))
             }
         case .alias:
-            if plan.subject!._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: Alias.self).target.isAsync }) {
-                return .alias(plan.take(Alias.self), plan.resolver!.takeRetainedValue())
+            if plan.peek(Alias.self, { $0.target.isAsync }) {
+                return .alias(plan.take(Alias.self), plan.takeResolver())
             }
         case .missing:
             plan.release()
@@ -175,7 +175,7 @@ extension Resolver {
             } catch {
                 first = nil  // the first build failed: this one is made anew
             }
-            if let first, unsafeDowncast(first, to: Kept<T>.self).instance is any Singleton {
+            if let first, instance(in: first, as: T.self) is any Singleton {
                 kept = first
             } else {
                 return try await run(
@@ -190,7 +190,7 @@ extension Resolver {
             startFlight(flight, build, as: T.self, key: key, site: site, step: step)
             kept = try await flight.wait(cancellable: cancellable)
         }
-        return unsafeDowncast(kept, to: Kept<T>.self).instance
+        return instance(in: kept)
     }
 
     /// Runs a shared instance's build as a task of its own, which ends `flight`.
@@ -214,7 +214,7 @@ extension Resolver {
         _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
         flight: AsyncFlight? = nil, cancellable: Bool = true, isolation: isolated (any Actor)?
     ) async throws -> T {
-        let provider = unsafeDowncast(build.provider, to: Provider<T>.self)
+        let provider = typed(build.provider, as: T.self)
         let binding = ContainerBinding(
             build.builder, step: AsyncStep(provider: provider, key: key, site: site, flight: flight), enclosing: step)
         // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
@@ -231,7 +231,7 @@ extension Resolver {
             let again = UncheckedFactory(make: make, builder: build.builder, arguments: arguments, binding: binding)
             do {
                 let built: AnyKept = try await Task { Kept(try await again.run()) }.value
-                value = unsafeDowncast(built, to: Kept<T>.self).instance
+                value = instance(in: built)
             } catch {
                 throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
             }
@@ -266,7 +266,7 @@ extension Resolver {
         let value = built.instance
         let resolution = Resolution.current
         return try resolution.continuing(binding) { () throws(ResolutionError) -> T in
-            if let steps = build.completion.map({ unsafeDowncast($0, to: Completion<T>.self) }) {
+            if let steps = build.completion.map({ Self.steps($0, of: T.self) }) {
                 // Resolutions inside the step find the instance, as on the synchronous path.
                 let id = ObjectIdentifier(store)
                 resolution.provisional[id] = built
@@ -317,10 +317,11 @@ private struct AsyncBuild: @unchecked Sendable {
 
     init(taking plan: Resolver.Plan) {
         provider = plan.take(AnyProvider.self)
-        resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
-        store = plan.store?.takeRetainedValue()
-        completion = plan.completion?.takeRetainedValue()
-        builder = plan.builder?.takeUnretainedValue() ?? resolver
+        resolver = plan.takeResolver()
+        let build = plan.takeBuild()
+        store = build.store
+        completion = build.completion
+        builder = build.builder ?? resolver
         owner = plan.owner
         isFirst = plan.isFirst
         isClaimed = plan.isClaimed
