@@ -198,14 +198,16 @@ extension Resolver {
         let value: T
         do {
             // Bound with `if let`: `unsafelyUnwrapped` would hand the closure back at the generic
-            // abstraction level, and re-abstracting it costs an allocation a call.
+            // abstraction level, and re-abstracting it costs an allocation a call. The container
+            // the factory receives is held by the frame, uncounted (chain3 4,177 → 4,103).
+            let builder = resolution.containerReference.unsafelyUnwrapped
             if plan.contextFactory != 0 {
-                value = try provider.contextFactory(plan.contextFactory, in: resolution)(
-                    resolution.container.unsafelyUnwrapped)
+                let make = provider.contextFactory(plan.contextFactory, in: resolution)
+                value = try builder._withUnsafeGuaranteedRef { try make($0) }
             } else if let make = provider.simpleFactory {
                 value = try make()
             } else if let make = provider.resolvingFactory {
-                value = try make(resolution.container.unsafelyUnwrapped)
+                value = try builder._withUnsafeGuaranteedRef { try make($0) }
             } else if let make = provider.argumentFactory {
                 value = try make.make(arguments?.values)
             } else {
@@ -241,7 +243,7 @@ extension Resolver {
             }
             guard
                 let resolver = container.map(Unmanaged.passUnretained)
-                    ?? resolution.container.map(Unmanaged.passUnretained)
+                    ?? resolution.containerReference
                     ?? bound
                     ?? (Globals.hasBindings ? nil : Unmanaged.passUnretained(Globals.root))
             else { return Plan(.unbound) }
