@@ -51,6 +51,27 @@ final class KeyPoint {
         #expect(!r.isRegistered(KeyBread.self, name: "caf\u{E9}"))
     }
 
+    /// A container's table grows and closes the gaps that removals leave: after many names are
+    /// registered and every third one removed, each remaining name still resolves to its own
+    /// registration, each removed one is gone, and registering a removed one again finds it.
+    @Test func tableKeepsEveryNameThroughGrowthAndRemovals() {
+        let r = Resolver()
+        let names = (0..<500).map { "bread \($0)" }
+        for name in names { r.register(name: name) { KeyBread(name) } }
+        for (index, name) in names.enumerated() where index % 3 == 0 {
+            r.clearRegistration(for: KeyBread.self, name: name)
+        }
+        for (index, name) in names.enumerated() {
+            #expect(r.optional(KeyBread.self, name: name)?.name == (index % 3 == 0 ? nil : name))
+        }
+        for (index, name) in names.enumerated() where index % 3 == 0 {
+            r.register(name: name) { KeyBread("again \(name)") }
+        }
+        for (index, name) in names.enumerated() {
+            #expect(r.resolve(KeyBread.self, name: name).name == (index % 3 == 0 ? "again \(name)" : name))
+        }
+    }
+
     @Test func namesThatDifferStayApart() {
         let r = Resolver()
         r.register(name: "caf\u{E9}") { KeyBread("accented") }
