@@ -286,32 +286,25 @@ enum Globals {
 }
 
 /// A container bound for a task, as the task-local value holds it: by `withContainer`, or by an
-/// async factory's build (``AsyncStep``), which static calls inside it and the synchronous
+/// async factory's build (an ``AsyncStep``), which static calls inside it and the synchronous
 /// resolutions it makes continue. Tasks started inside the body keep it (and so the count) alive
 /// for as long as they can read it.
-final class ContainerBinding: @unchecked Sendable {
-    // Unchecked Sendable: `isCounted` is guarded by the binding count's lock, the step's graph by
-    // its own.
+class ContainerBinding: @unchecked Sendable {
+    // Unchecked Sendable: `isCounted` is guarded by the binding count's lock.
     let container: Resolver
-    /// The async factory's build this binding is made for; nil for `withContainer`.
-    let step: AsyncStep?
     /// The innermost async build in progress where this binding was made.
-    let enclosingStep: ContainerBinding?
+    let enclosingStep: AsyncStep?
     /// Whether the binding is in ``Globals/bindingCount``. Guarded by ``Globals/bindingCountLock``.
     private var isCounted: Bool
-    /// The outermost step's: the `.graph` instances of its async resolution, made when first
-    /// needed (``withGraph(_:)``).
-    var graph: GraphScope?
 
     /// The innermost async build this binding is in, if any: the path a resolution continues.
-    var asyncStep: ContainerBinding? { step != nil ? self : enclosingStep }
+    var asyncStep: AsyncStep? { self as? AsyncStep ?? enclosingStep }
 
-    init(_ container: Resolver, step: AsyncStep? = nil, enclosing: ContainerBinding? = nil) {
+    init(_ container: Resolver, enclosing: AsyncStep?, isStep: Bool = false) {
         self.container = container
-        self.step = step
         enclosingStep = enclosing
         // A build inside another keeps the outermost one, which is counted, alive: it need not be.
-        isCounted = step == nil || enclosing == nil
+        isCounted = !isStep || enclosing == nil
         if isCounted { Globals.bindingCountLock.withLock { Globals.countBinding(1) } }
     }
 

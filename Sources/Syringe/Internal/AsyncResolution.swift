@@ -6,8 +6,8 @@
 ///    registration (a synchronous registration, a miss, a `verify()` run's container) is the
 ///    synchronous path's, run on this thread.
 /// 2. Checks: a cycle along the task's path, the depth.
-/// 3. Build: the factory runs in the calling task, inside a ``ContainerBinding`` whose
-///    ``AsyncStep`` names the registration: static calls in it use the container building, and
+/// 3. Build: the factory runs in the calling task, inside an ``AsyncStep``, the task-local
+///    ``ContainerBinding`` that names the registration: static calls in it use the container building, and
 ///    the synchronous resolutions it makes continue the task's path on whatever thread it runs
 ///    (``Resolution/continuing(_:_:)``). An instance that several resolutions share is built once:
 ///    the first caller starts the build as a task of its own, so that no waiter's cancellation
@@ -28,7 +28,7 @@ extension Resolver {
         let binding = Resolver.binding
         let container = container ?? binding?.container
         let step = binding?.asyncStep
-        step?.step!.provider.noteDependency(key)
+        step?.provider.noteDependency(key)
         // 1. Lookup and plan.
         let resolution = Resolution.current
         let found = resolution.continuing(step) { lookUpAsync(key, from: container, provider: given, in: resolution) }
@@ -70,7 +70,7 @@ extension Resolver {
     /// resolution `step`.
     private static func resolveSynchronously<T>(
         _ key: Key, from container: Resolver?, provider given: AnyProvider?, arguments: Any?, site: SourceLocation?,
-        step: ContainerBinding?, isolation: isolated (any Actor)?
+        step: AsyncStep?, isolation: isolated (any Actor)?
     ) throws(ResolutionError) -> T {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
@@ -131,7 +131,7 @@ extension Resolver {
     /// Checks the build of an async registration and runs it, or waits for the one in flight.
     @inline(__always)
     private static func build<T>(
-        _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
+        _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: AsyncStep?,
         cancellable: Bool, isolation: isolated (any Actor)?
     ) async throws -> T {
         // 2. Checks.
@@ -152,7 +152,7 @@ extension Resolver {
         }
         // 3. Build once: join the build in flight, or start it. The build this task runs, if
         // any, waits for it meanwhile: a wait that would close a loop of builds is a cycle.
-        let holder = step?.flight
+        let holder = step?.innermostFlight
         let joined = AsyncFlight.join(store, waitingFor: holder) {
             registryLock.withReadLock(Resolution.current.stripe) {
                 build.provider.store(keptBy: build.owner)?.kept(for: .current)
@@ -196,7 +196,7 @@ extension Resolver {
     /// Runs a shared instance's build as a task of its own, which ends `flight`.
     private nonisolated static func startFlight<T>(
         _ flight: AsyncFlight, _ build: AsyncBuild, as type: T.Type, key: Key, site: SourceLocation?,
-        step: ContainerBinding?
+        step: AsyncStep?
     ) {
         Task {
             do {
@@ -211,12 +211,12 @@ extension Resolver {
 
     /// Runs the factory in a step of the task's path, then keeps the instance.
     private static func run<T>(
-        _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: ContainerBinding?,
+        _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: AsyncStep?,
         flight: AsyncFlight? = nil, cancellable: Bool = true, isolation: isolated (any Actor)?
     ) async throws -> T {
         let provider = typed(build.provider, as: T.self)
-        let binding = ContainerBinding(
-            build.builder, step: AsyncStep(provider: provider, key: key, site: site, flight: flight), enclosing: step)
+        let binding = AsyncStep(
+            build.builder, provider: provider, key: key, site: site, flight: flight, enclosing: step)
         // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
         // abstraction level, and re-abstracting it costs an allocation a call.
         guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
@@ -251,7 +251,7 @@ extension Resolver {
 
     /// ``keep(_:_:store:binding:key:site:)`` in `isolation`; the instance to hand out, boxed.
     private static func keepIsolated<T>(
-        _ built: Kept<T>, _ build: AsyncBuild, binding: ContainerBinding, key: Key, site: SourceLocation?,
+        _ built: Kept<T>, _ build: AsyncBuild, binding: AsyncStep, key: Key, site: SourceLocation?,
         isolation: isolated (any Actor)
     ) throws(ResolutionError) -> Kept<T> {
         Kept(try keep(built, build, store: build.store!, binding: binding, key: key, site: site))
@@ -260,7 +260,7 @@ extension Resolver {
     /// Runs the `initCompleted` steps of a built instance (`built`, a ``Kept``) on this thread, then
     /// keeps it; returns the instance to hand out.
     fileprivate static func keep<T>(
-        _ built: Kept<T>, _ build: AsyncBuild, store: InstanceStore, binding: ContainerBinding, key: Key,
+        _ built: Kept<T>, _ build: AsyncBuild, store: InstanceStore, binding: AsyncStep, key: Key,
         site: SourceLocation?
     ) throws(ResolutionError) -> T {
         let value = built.instance
@@ -291,7 +291,7 @@ private struct UncheckedFactory<T>: @unchecked Sendable {
     let make: (Resolver, Any?) async throws -> sending T
     let builder: Resolver
     let arguments: Any?
-    let binding: ContainerBinding
+    let binding: AsyncStep
 
     func run() async throws -> sending T {
         try await Resolver.$binding.withValue(binding) { try await make(builder, arguments) }
@@ -343,11 +343,10 @@ extension Optional {
     }
 }
 
-/// An async factory's build in progress, as its task carries it (in a ``ContainerBinding``).
-///
-/// A class, so that a binding of `withContainer`, which has none, holds one nil word: as a struct
-/// with a weak field it was copied and destroyed through value witnesses with every binding.
-final class AsyncStep {
+/// An async factory's build in progress, as its task carries it: the binding of the container
+/// building it, which names the registration.
+final class AsyncStep: ContainerBinding, @unchecked Sendable {
+    // Unchecked Sendable: the graph is guarded by its lock.
     let provider: AnyProvider
     let key: Key
     /// Where the build was asked for.
@@ -355,37 +354,44 @@ final class AsyncStep {
     /// The flight this build ends, when it builds a shared instance. Weak: a task the factory
     /// started keeps the binding, and the flight keeps its instance.
     weak let flight: AsyncFlight?
+    /// The outermost step's: the `.graph` instances of its async resolution, made when first
+    /// needed (``withGraph(_:)``). Guarded by the graphs' lock.
+    var graph: GraphScope?
 
-    init(provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?) {
+    init(
+        _ container: Resolver, provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?,
+        enclosing: AsyncStep?
+    ) {
         self.provider = provider
         self.key = key
         self.site = site
         self.flight = flight
+        super.init(container, enclosing: enclosing, isStep: true)
     }
 }
 
-extension ContainerBinding {
+extension AsyncStep {
     /// The async builds in progress, innermost first.
-    private var steps: UnfoldSequence<ContainerBinding, (ContainerBinding?, Bool)> {
-        sequence(first: asyncStep ?? self) { $0.enclosingStep }
+    private var steps: UnfoldFirstSequence<AsyncStep> {
+        sequence(first: self) { $0.enclosingStep }
     }
 
     /// The keys of the async builds in progress, outermost first.
-    var path: [Key] { steps.compactMap { $0.step?.key }.reversed() }
+    var path: [Key] { steps.map(\.key).reversed() }
 
     /// The innermost build of a shared instance this task runs, if any.
-    var flight: AsyncFlight? { steps.lazy.compactMap { $0.step?.flight }.first }
+    var innermostFlight: AsyncFlight? { steps.lazy.compactMap(\.flight).first }
 
     /// How many async builds are in progress.
-    var depth: Int { steps.reduce(0) { count, binding in binding.step == nil ? count : count + 1 } }
+    var depth: Int { steps.reduce(0) { count, _ in count + 1 } }
 
     /// Whether an async build in progress is `provider`'s (a dependency cycle).
     func isBuilding(_ provider: AnyProvider) -> Bool {
-        steps.contains { $0.step?.provider === provider }
+        steps.contains { $0.provider === provider }
     }
 
     /// Where the outermost async build was asked for.
-    var outermostSite: SourceLocation? { steps.reduce(nil) { $1.step?.site ?? $0 } }
+    var outermostSite: SourceLocation? { steps.reduce(nil) { $1.site ?? $0 } }
 
     /// Runs `body` with the `.graph` instances of the async resolution, under their lock: its
     /// synchronous parts may run on several threads at once (`async let` in a factory).

@@ -66,8 +66,8 @@ extension Resolver {
             /// A call outside any factory while a task-local binding may apply: it decides the
             /// container of a static call, and whether the call continues an async resolution.
             case unbound
-            /// A synchronous resolution inside an async factory (`subject`, the task's
-            /// ``ContainerBinding``): it continues that resolution's path.
+            /// A synchronous resolution inside an async factory (`subject`, the task's innermost
+            /// ``AsyncStep``): it continues that resolution's path.
             case seed
             /// Settled inside ``plan(_:from:provider:in:)``, which looks again: `registerAllServices()`
             /// must run first (`.bootstrap`); the test container `owner` needs its own copy of the
@@ -536,7 +536,7 @@ extension Resolver {
         switch plan.kind {
         case .seed:
             try resolveContinuing(
-                plan.take(ContainerBinding.self), key: key, provider: provider, arguments: arguments, site: site,
+                plan.take(AsyncStep.self), key: key, provider: provider, arguments: arguments, site: site,
                 in: resolution)
         case .redirect:
             try Resolver.resolveRedirected(
@@ -551,10 +551,10 @@ extension Resolver {
     /// Resolves `key` as a part of the async resolution `step`, inside whose factory it was asked for.
     @inline(never)
     private func resolveContinuing<T>(
-        _ step: ContainerBinding, key: Key, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?,
+        _ step: AsyncStep, key: Key, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?,
         in resolution: Resolution
     ) throws(ResolutionError) -> T {
-        step.step!.provider.noteDependency(key)
+        step.provider.noteDependency(key)
         return try resolution.continuing(step) { () throws(ResolutionError) -> T in
             try Resolver.resolve(key, from: self, provider: provider, arguments: arguments, site: site, in: resolution)
         }

@@ -75,7 +75,7 @@ final class Resolution {
     @exclusivity(unchecked) var verification: VerificationRun?
     /// The async resolution this one continues while a synchronous part of it runs on this thread
     /// (inside an async factory): the task's path, its `.graph` instances. Nil otherwise.
-    @exclusivity(unchecked) var asyncStep: ContainerBinding?
+    @exclusivity(unchecked) var asyncStep: AsyncStep?
     /// The thread's stack: its lowest address (tests move it) and the system's thread id, for the
     /// stack check and messages.
     @exclusivity(unchecked) var stackLow = currentStackLow()
@@ -108,7 +108,7 @@ final class Resolution {
     /// thread: its path continues the task's, its static calls use the container building there,
     /// its `.graph` instances are the task's.
     @inline(__always)
-    func continuing<R, E: Error>(_ step: ContainerBinding?, _ body: () throws(E) -> R) throws(E) -> R {
+    func continuing<R, E: Error>(_ step: AsyncStep?, _ body: () throws(E) -> R) throws(E) -> R {
         guard let step, depth == 0, asyncStep == nil else { return try body() }
         let outerContainer = containerReference
         asyncStep = step
