@@ -300,6 +300,8 @@ class ContainerBinding: @unchecked Sendable {
     /// The innermost async build this binding is in, if any: the path a resolution continues.
     var asyncStep: AsyncStep? { self as? AsyncStep ?? enclosingStep }
 
+    /// `isStep`: the binding is an ``AsyncStep``'s, which the outermost step's count covers when it
+    /// is inside one.
     init(_ container: Resolver, enclosing: AsyncStep?, isStep: Bool = false) {
         self.container = container
         enclosingStep = enclosing

@@ -47,9 +47,6 @@ class AnyProvider: AnyBinding {
     /// stored property is checked for exclusivity at run time; callgrind, a transient resolution:
     /// 1,333 instructions with a field of its own for `hasContexts`, 1,249 with one byte for both).
     fileprivate(set) var traits: Traits
-    /// Whether the ``Singleton`` marker is still to be read off the first instance, because the
-    /// registered type does not tell (a protocol, a class with subclasses).
-    var isMarkerUndecided: Bool { traits.contains(.markerUndecided) }
     /// The `initCompleted` steps (a ``Completion`` of the registered type), if any.
     fileprivate(set) var completion: AnyObject?
     /// What the factory resolves, known without running it (from `autoregister`).
@@ -63,6 +60,8 @@ class AnyProvider: AnyBinding {
 
     struct Traits: OptionSet {
         let rawValue: UInt8
+        /// The ``Singleton`` marker is still to be read off the first instance: the registered type
+        /// does not tell (a protocol, a class with subclasses).
         static let markerUndecided = Traits(rawValue: 1)
         static let hasContexts = Traits(rawValue: 2)
     }
