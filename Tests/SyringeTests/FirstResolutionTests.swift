@@ -39,15 +39,22 @@ private func frRegisterCircularPair(in r: Resolver, lifetime: Lifetime) {
     /// Swinject 2.10's `testSynchronizedResolverCanResolveCircularDependencies`, ported: a fresh
     /// container resolved from 4 threads at once, many times over, never reports a false cycle,
     /// and each thread's graph is joined up.
+    ///
+    /// Each thread's parent is held until all four are done. A `.weak` parent released by one
+    /// thread while another starts would make a legitimate new graph: while the old parent's
+    /// deinitializer runs, its child is still alive (and still shared), but the child's weak
+    /// reference to it already reads nil.
     @Test(arguments: [Lifetime.graph, .weak])
     func aCircularPairResolvesFromFourThreadsAtOnceOnAFreshContainer(lifetime: Lifetime) {
         let failures = FxRecorder<String>()
         for _ in 0..<40 {
             let r = Resolver()
             frRegisterCircularPair(in: r, lifetime: lifetime)
+            let parents = FxRecorder<FrParent>()
             let finished = fxRunThreads(4) { _ in
                 do {
                     let parent = try r.tryResolve(FrParentProtocol.self) as! FrParent
+                    parents.append(parent)
                     let child = parent.child as! FrChild
                     if child.parent !== parent { failures.append("the child's parent is another parent") }
                 } catch {
@@ -55,6 +62,8 @@ private func frRegisterCircularPair(in r: Resolver, lifetime: Lifetime) {
                 }
             }
             #expect(finished)
+            let distinct = Set(parents.values.map(ObjectIdentifier.init)).count
+            #expect(distinct == (lifetime == .weak ? 1 : 4), "a .weak parent is shared; a .graph one is not")
         }
         #expect(failures.values.isEmpty, "\(failures.values.first ?? "")")
     }
