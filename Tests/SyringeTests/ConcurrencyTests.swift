@@ -52,7 +52,81 @@ private enum CcFlow: Scope {}
 
 private func requireSendable<T: Sendable>(_ value: T) -> T { value }
 
+/// A value singleton larger than the slot a kept instance is first copied into, whose fields
+/// must all come from one instance.
+private struct CcWideValue {
+    var generation: Int
+    var copies: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+    var label: String
+
+    init(_ generation: Int) {
+        self.generation = generation
+        copies = (
+            generation, generation, generation, generation, generation, generation, generation, generation,
+            generation, generation, generation
+        )
+        label = "generation \(generation)"
+    }
+
+    var isWhole: Bool {
+        let all = [
+            copies.0, copies.1, copies.2, copies.3, copies.4, copies.5, copies.6, copies.7, copies.8,
+            copies.9, copies.10,
+        ]
+        return all.allSatisfy { $0 == generation } && label == "generation \(generation)"
+    }
+}
+
+/// A small value singleton.
+private struct CcSmallValue {
+    var generation: Int
+}
+
 @Suite struct ConcurrencyTests {
+    /// Singletons are read without counting a reference to what keeps them: threads reading a
+    /// small and a wide value singleton and a class singleton while another thread keeps dropping
+    /// and re-registering them each get a whole instance, built by one of the factories (under the
+    /// thread sanitizer and the address sanitizer: no race, no use after free).
+    @Test func singletonsReadWhileAnotherThreadReplacesThemAreWhole() {
+        let r = Resolver()
+        let generation = FxCounter()
+        @Sendable func registerAll() {
+            let next = generation.increment()
+            r.register(lifetime: .singleton) { CcWideValue(next) }
+            r.register(lifetime: .singleton) { CcSmallValue(generation: next) }
+            r.register(lifetime: .singleton) { CcShared() }
+        }
+        registerAll()
+        let torn = FxCounter()
+        let stop = FxFlag()
+        let finished = fxRunThreads(4) { index in
+            guard index > 0 else {
+                for round in 0..<2_000 {
+                    if round % 2 == 0 {
+                        registerAll()
+                    } else {
+                        r.dropCached([CcWideValue.self, CcSmallValue.self, CcShared.self])
+                    }
+                }
+                stop.value = true
+                return
+            }
+            var reads = 0
+            while reads < 2_000 || !stop.value {
+                reads += 1
+                // Alternating a wide and a small type grows the thread's slot once, then reuses it.
+                let wide: CcWideValue = r.resolve()
+                let small: CcSmallValue = r.resolve()
+                let shared: CcShared = r.resolve()
+                if !wide.isWhole || small.generation < 1 || small.generation > generation.value { torn.increment() }
+                _ = shared.serial
+            }
+        }
+        #expect(finished)
+        #expect(torn.value == 0)
+        #expect((r.resolve() as CcWideValue).isWhole)
+    }
+
     @Test func resolverIsSendable() async {
         let r = requireSendable(Resolver())
         r.register { CcValue(tag: "sent") }

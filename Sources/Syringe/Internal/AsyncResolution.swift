@@ -103,10 +103,11 @@ extension Resolver {
     private static func lookUpAsync(
         _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution
     ) -> AsyncLookup {
-        let plan = Resolver.plan(key, from: container, provider: given, in: resolution)
+        var kept: AnyKept?
+        let plan = Resolver.plan(key, from: container, provider: given, in: resolution) { kept = $0 }
         switch plan.kind {
         case .kept:
-            return .kept(plan.take(AnyKept.self))
+            return .kept(kept.unsafelyUnwrapped)
         case .transient, .build:
             // A context factory is synchronous: the synchronous path builds with it.
             if plan.contextFactory == 0,

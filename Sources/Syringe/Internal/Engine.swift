@@ -12,7 +12,11 @@
 //   arguments; an `Any?` of nil cost 48 instructions a transient resolution without);
 // - raw memory for ``BindingTable``, which a `Dictionary` with unchecked exclusivity preceded (a
 //   `Dictionary` with the checks: transient 1,354, singleton 811; without: 1,273 and 730; this
-//   table: 1,224 and 682).
+//   table: 1,224 and 682);
+// - `Unmanaged` for a singleton's box, which its store holds while the read lock is held: the
+//   instance is copied out under the lock instead of the box being retained, a write every thread
+//   resolving the singleton shares (Benchmarks, two threads on a value singleton: 1.2 times the
+//   throughput of one thread counted, 1.9 uncounted; one thread, 740 → 744 instructions).
 
 /// The one path every resolution takes: lookup → plan → build → keep.
 ///
@@ -48,7 +52,7 @@ extension Resolver {
     /// instructions and 9 retains; 1,273 and 5 with this.)
     struct Plan {
         enum Kind {
-            /// An instance kept for this resolution (`subject`, an ``AnyKept``): the whole of it.
+            /// An instance kept for this resolution, which the plan's reader has read: the whole of it.
             case kept
             /// Build one with a registration (`subject`) that keeps nothing and has no
             /// `initCompleted` step: the factory's value is the whole of it.
@@ -180,9 +184,12 @@ extension Resolver {
         _ key: Key, from container: Resolver?, provider given: AnyProvider? = nil, arguments: Arguments? = nil,
         site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
-        // 1. Lookup and plan.
-        let plan = self.plan(key, from: container, provider: given, in: resolution)
-        if plan.kind == .kept { return plan.take(Kept<T>.self).instance }
+        // 1. Lookup and plan. A kept instance is copied under the lock into the thread's slot.
+        let slot = resolution.keptSlot(for: T.self)
+        let plan = self.plan(key, from: container, provider: given, in: resolution) {
+            slot.initialize(to: instance(in: $0))
+        }
+        if plan.kind == .kept { return slot.move() }
         let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
         guard plan.kind == .transient || plan.kind == .build else {
             return try resolver.resolveWithoutBuilding(
@@ -227,10 +234,14 @@ extension Resolver {
     /// Looks the key (or the given registration) up along the parent chain of `container` (nil:
     /// ``current``) under the read lock, and settles what must happen before a resolution can go on:
     /// the bootstrap, a test container's own copy of a store.
+    ///
+    /// A kept instance is handed to `read` under the read lock, and the plan is `.kept`. `read`
+    /// must keep what it reads (a copy of the instance, or the box): a box made for this read is
+    /// given up before the lock is, and what it holds must not go with it.
     @inline(never)
     static func plan(
         _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution,
-        bindingRead: Bool = false
+        bindingRead: Bool = false, reading read: (AnyKept) -> Void
     ) -> Plan {
         var isNewDependency = false
         let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan in
@@ -248,7 +259,9 @@ extension Resolver {
                     ?? (Globals.hasBindings ? nil : Unmanaged.passUnretained(Globals.root))
             else { return Plan(.unbound) }
             isNewDependency = resolution.depth > 0 && resolution.isNewDependency(key)
-            var plan = resolver._withUnsafeGuaranteedRef { $0.lookUp(key, provider: given, in: resolution) }
+            var plan = resolver._withUnsafeGuaranteedRef {
+                $0.lookUp(key, provider: given, in: resolution, reading: read)
+            }
             if plan.kind != .kept { plan.resolver = resolver.retain() }
             return plan
         }
@@ -262,16 +275,16 @@ extension Resolver {
                 plan.resolver = .passRetained(resolver)
                 return plan
             }
-            return self.plan(key, from: resolver, provider: given, in: resolution, bindingRead: true)
+            return self.plan(key, from: resolver, provider: given, in: resolution, bindingRead: true, reading: read)
         case .bootstrap:
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             resolver.bootstrapIfPending(resolution)
-            return self.plan(key, from: resolver, provider: given, in: resolution)
+            return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
         case .copy:
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             let provider = plan.take(AnyProvider.self)
             registryLock.withWriteLock { provider.makeCopy(keptBy: plan.owner!, leftovers: &$0) }
-            return self.plan(key, from: resolver, provider: given, in: resolution)
+            return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
         default:
             return plan
         }
@@ -298,10 +311,17 @@ extension Resolver {
     /// The containers and registrations of the walk are held by the registries while the lock is
     /// held, so the walk counts no references (`Unmanaged`): only what the plan keeps is retained.
     @inline(__always)
-    fileprivate func lookUp(_ key: Key, provider given: AnyProvider?, in resolution: Resolution) -> Plan {
+    fileprivate func lookUp(
+        _ key: Key, provider given: AnyProvider?, in resolution: Resolution, reading read: (AnyKept) -> Void
+    ) -> Plan {
         if let run = resolution.verification, let sandbox = run.replacement(for: self) {
             return Plan(.redirect, sandbox)
         }
+        // Hashed once, before any table is read: hashing a name is a call, and a table read before
+        // it was retained across it, a write to memory every thread shares (Benchmarks, two threads
+        // resolving one value singleton: 1.2 → 1.9 times the throughput of one, with the uncounted
+        // read of a singleton's box below).
+        let hash = given == nil ? key._rawHashValue(seed: 0) : 0
         var container = Unmanaged.passUnretained(self)
         // The nearest test container on the way, which keeps its own instances.
         var owner: Unmanaged<Resolver>?
@@ -311,7 +331,7 @@ extension Resolver {
                 if let given, registry === given.registry || container.parent == nil {
                     return .passUnretained(given)
                 }
-                return given == nil ? registry.bindings.find(key) : nil
+                return given == nil ? registry.bindings.find(key, hash: hash) : nil
             }
             if let found {
                 return found._withUnsafeGuaranteedRef { binding in
@@ -320,7 +340,9 @@ extension Resolver {
                         // A binding that is not an alias is a registration; the checked cast costs
                         // 5-6% (callgrind: transient 1,349 → 1,273, cached singleton 770 → 730).
                         let provider = unsafeDowncast(binding, to: AnyProvider.self)
-                        return plan(provider, in: container, owner: owner?.takeUnretainedValue(), for: resolution)
+                        return plan(
+                            provider, in: container, owner: owner?.takeUnretainedValue(), for: resolution,
+                            reading: read)
                     }
                 }
             }
@@ -338,7 +360,8 @@ extension Resolver {
     /// What a resolution of `provider`, registered in `container`, does. Read lock held.
     @inline(__always)
     private func plan(
-        _ provider: AnyProvider, in container: Resolver, owner: Resolver?, for resolution: Resolution
+        _ provider: AnyProvider, in container: Resolver, owner: Resolver?, for resolution: Resolution,
+        reading read: (AnyKept) -> Void
     ) -> Plan {
         if provider.isMainActorBound && !resolution.isOnMainActor { return Plan(.offMainActor, provider) }
         guard
@@ -350,7 +373,7 @@ extension Resolver {
             return plan
         }
         return store._withUnsafeGuaranteedRef {
-            plan(provider, store: $0, in: container, owner: owner, for: resolution)
+            plan(provider, store: $0, in: container, owner: owner, for: resolution, reading: read)
         }
     }
 
@@ -358,12 +381,25 @@ extension Resolver {
     @inline(__always)
     private func plan(
         _ provider: AnyProvider, store: InstanceStore, in container: Resolver, owner: Resolver?,
-        for resolution: Resolution
+        for resolution: Resolution, reading read: (AnyKept) -> Void
     ) -> Plan {
         if !resolution.provisional.isEmpty, let instance = resolution.provisional[ObjectIdentifier(store)] {
-            return Plan(.kept, instance)  // built in this resolution, waiting for its `initCompleted` step
+            read(instance)  // built in this resolution, waiting for its `initCompleted` step
+            return Plan(.kept)
         }
-        if let instance = store.kept(for: resolution) { return Plan(.kept, instance) }
+        // A singleton's box is read uncounted: the store holds it while the read lock is held, and
+        // threads resolving one singleton would otherwise all write its count (Benchmarks,
+        // threads-2-value: 1.2 → 1.9 times the throughput of one thread, with the hash above; with
+        // the hash alone, two threads were slower than one).
+        if type(of: store) == SingletonStore.self || type(of: store) == FixedInstanceStore.self {
+            if let box = unsafeDowncast(store, to: SingletonStore.self).instance.map(Unmanaged.passUnretained) {
+                box._withUnsafeGuaranteedRef(read)
+                return Plan(.kept)
+            }
+        } else if let instance = store.kept(for: resolution) {
+            read(instance)
+            return Plan(.kept)
+        }
         let traits = provider.traits
         let isFirst = traits.contains(.markerUndecided)
         if !isFirst && provider.completion == nil && type(of: store) == InstanceStore.self {
@@ -750,14 +786,14 @@ final class BindingTable {
 
     /// The binding of `key`.
     subscript(key: Key) -> AnyBinding? {
-        find(key)?.takeUnretainedValue()
+        find(key, hash: key._rawHashValue(seed: 0))?.takeUnretainedValue()
     }
 
-    /// The binding of `key`, uncounted: valid while the lock is held.
+    /// The binding of `key`, whose hash is `hash`, uncounted: valid while the lock is held.
     @inline(__always)
-    func find(_ key: Key) -> Unmanaged<AnyBinding>? {
+    func find(_ key: Key, hash: Int) -> Unmanaged<AnyBinding>? {
         let mask = capacity &- 1
-        var index = key._rawHashValue(seed: 0) & mask
+        var index = hash & mask
         while let found = binding(index).pointee {
             if self.key(index).pointee == key { return found }
             index = (index &+ 1) & mask

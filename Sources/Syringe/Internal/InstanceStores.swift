@@ -111,7 +111,7 @@ final class GraphStore: InstanceStore {
 /// ``Lifetime/singleton``: one instance, kept strongly until dropped. Named caches and strong
 /// scopes are singletons that answer to a scope.
 class SingletonStore: InstanceStore {
-    private(set) var instance: AnyKept?
+    private(set) final var instance: AnyKept?
     private let name: String
     private let scopeID: ObjectIdentifier?
 
