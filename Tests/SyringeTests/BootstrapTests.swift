@@ -18,6 +18,25 @@ struct BootSDKModule: ResolverModule {
     }
 }
 
+/// A value singleton wider than the slot a kept instance is first copied into.
+struct BootWideValue {
+    static let seenByTheHook = FxRecorder<String>()
+    var numbers = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+    var text = "wide value, \(String(repeating: "x", count: 40))"
+}
+struct BootSmallValue {
+    var number = 7
+}
+struct BootValuesModule: ResolverModule {
+    func register(in resolver: Resolver) {
+        resolver.register(lifetime: .singleton) { BootWideValue() }
+        resolver.register(lifetime: .singleton) { BootSmallValue() }
+    }
+    func loaded(into resolver: Resolver) {
+        BootWideValue.seenByTheHook.append((resolver.resolve() as BootWideValue).text)
+    }
+}
+
 private final class BootClock {
     var started = false
 }
@@ -116,6 +135,19 @@ enum BootMainActorHook: MainActorResolverRegistering {
             precondition(BootSDKService.registrations.value == 1)
             precondition((Resolver.main.resolve() as BootSDKService) === service)
             precondition((Resolver.main.resolve() as CtRegisteredAtStartup).value == "main")
+        }
+    }
+
+    /// A resolution whose plan runs the bootstrap first, whose `loaded` hook resolves a value
+    /// wider than any before on the thread, still hands back its own value whole.
+    @Test func aResolutionThatRunsTheBootstrapGetsItsValueAfterTheHookResolvedAWiderOne() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registerOnBootstrap(BootValuesModule())
+            let small: BootSmallValue = Resolver.main.resolve()
+            precondition(small.number == 7)
+            precondition(BootWideValue.seenByTheHook.values == [BootWideValue().text])
+            precondition((Resolver.main.resolve() as BootWideValue).text == BootWideValue().text)
         }
     }
 

@@ -185,11 +185,10 @@ extension Resolver {
         site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
         // 1. Lookup and plan. A kept instance is copied under the lock into the thread's slot.
-        let slot = resolution.keptSlot(for: T.self)
         let plan = self.plan(key, from: container, provider: given, in: resolution) {
-            slot.initialize(to: instance(in: $0))
+            resolution.keptSlot(for: T.self).initialize(to: instance(in: $0))
         }
-        if plan.kind == .kept { return slot.move() }
+        if plan.kind == .kept { return resolution.keptSlot(for: T.self).move() }
         let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
         guard plan.kind == .transient || plan.kind == .build else {
             return try resolver.resolveWithoutBuilding(

@@ -84,6 +84,7 @@ final class Resolution {
     /// this).
     @exclusivity(unchecked) private var keptSlot = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
     @exclusivity(unchecked) private var keptSlotSize = 64
+    @exclusivity(unchecked) private var keptSlotAlignment = 16
     /// The thread's stack: its lowest address (tests move it) and the system's thread id, for the
     /// stack check and messages.
     @exclusivity(unchecked) var stackLow = currentStackLow()
@@ -100,18 +101,23 @@ final class Resolution {
     }
 
     /// The slot a kept instance of type `T` is copied into: uninitialized until the plan's reader
-    /// initializes it, and moved out right after the plan.
+    /// initializes it, and moved out right after the plan. Asked for again each time: a resolution
+    /// nested in the plan (inside `registerAllServices()`) may have moved it to fit its own type.
     @inline(__always)
     func keptSlot<T>(for _: T.Type) -> UnsafeMutablePointer<T> {
-        if MemoryLayout<T>.size > keptSlotSize || MemoryLayout<T>.alignment > 16 { growKeptSlot(to: T.self) }
+        if MemoryLayout<T>.size > keptSlotSize || MemoryLayout<T>.alignment > keptSlotAlignment {
+            growKeptSlot(to: T.self)
+        }
         return keptSlot.assumingMemoryBound(to: T.self)
     }
 
+    /// Makes the slot fit `T` as well as every type it fitted. Called with nothing in it.
     @inline(never)
     private func growKeptSlot<T>(to _: T.Type) {
         keptSlot.deallocate()
         keptSlotSize = max(keptSlotSize, MemoryLayout<T>.size)
-        keptSlot = .allocate(byteCount: keptSlotSize, alignment: max(16, MemoryLayout<T>.alignment))
+        keptSlotAlignment = max(keptSlotAlignment, MemoryLayout<T>.alignment)
+        keptSlot = .allocate(byteCount: keptSlotSize, alignment: keptSlotAlignment)
     }
 
     var path: [Key] { (asyncStep?.path ?? []) + (0..<depth).map { frames[$0].provider.key } }
