@@ -37,6 +37,24 @@ struct BootValuesModule: ResolverModule {
     }
 }
 
+/// Resolves a wide value when it goes.
+final class BootTripwire {
+    deinit { BootWideValue.seenByTheHook.append((Resolver.main.resolve() as BootWideValue).text) }
+}
+/// A root container that holds a ``BootTripwire``.
+final class BootTrippingResolver: Resolver, @unchecked Sendable {
+    let tripwire = BootTripwire()
+}
+/// Registers the values; its hook resolves them and makes `main` the root again.
+struct BootRootReplacingModule: ResolverModule {
+    func register(in resolver: Resolver) { BootValuesModule().register(in: resolver) }
+    func loaded(into resolver: Resolver) {
+        BootValuesModule().loaded(into: resolver)
+        _ = resolver.resolve() as BootSmallValue
+        Resolver.root = .main
+    }
+}
+
 private final class BootClock {
     var started = false
 }
@@ -148,6 +166,20 @@ enum BootMainActorHook: MainActorResolverRegistering {
             precondition(small.number == 7)
             precondition(BootWideValue.seenByTheHook.values == [BootWideValue().text])
             precondition((Resolver.main.resolve() as BootWideValue).text == BootWideValue().text)
+        }
+    }
+
+    /// A resolution whose plan runs the bootstrap, after which the container it began with is
+    /// released (the hook replaced the root), gets its own value: the container's deinitializer
+    /// resolves a wider value on the same thread before the first one is handed back.
+    @Test func aResolutionWhoseContainerIsReleasedByTheBootstrapGetsItsOwnValue() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registerOnBootstrap(BootRootReplacingModule())
+            Resolver.root = BootTrippingResolver(parent: .main)
+            let small: BootSmallValue = Resolver.resolve()
+            precondition(small.number == 7)
+            precondition(BootWideValue.seenByTheHook.values.count == 2)
         }
     }
 

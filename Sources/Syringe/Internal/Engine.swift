@@ -265,6 +265,23 @@ extension Resolver {
             return plan
         }
         if isNewDependency { record(key, in: resolution) }
+        guard plan.kind == .unbound || plan.kind == .bootstrap || plan.kind == .copy else { return plan }
+        // Settled, then looked at again. A kept instance found then is read once what settling held
+        // is given up: releasing it may run a deinitializer that resolves on this thread, into the
+        // slot the caller reads.
+        var kept: AnyKept?
+        let settled = settle(plan, key, from: container, provider: given, in: resolution) { kept = $0 }
+        if let kept { read(kept) }
+        return settled
+    }
+
+    /// What ``plan(_:from:provider:in:bindingRead:reading:)`` does for `.unbound`, `.bootstrap`
+    /// and `.copy`: the references they take are given up by the time this returns.
+    @inline(never)
+    private static func settle(
+        _ plan: Plan, _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution,
+        reading read: (AnyKept) -> Void
+    ) -> Plan {
         switch plan.kind {
         case .unbound:
             let binding = Resolver.binding
@@ -279,13 +296,11 @@ extension Resolver {
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             resolver.bootstrapIfPending(resolution)
             return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
-        case .copy:
+        default:  // .copy
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             let provider = plan.take(AnyProvider.self)
             registryLock.withWriteLock { provider.makeCopy(keptBy: plan.owner!, leftovers: &$0) }
             return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
-        default:
-            return plan
         }
     }
 
