@@ -32,7 +32,11 @@ struct BootValuesModule: ResolverModule {
         resolver.register(lifetime: .singleton) { BootWideValue() }
         resolver.register(lifetime: .singleton) { BootSmallValue() }
     }
+    /// Keeps the small value, then reads a kept wide one, which grows the thread's slot: the
+    /// resolution that ran the bootstrap reads the small one after this.
     func loaded(into resolver: Resolver) {
+        _ = resolver.resolve() as BootSmallValue
+        _ = resolver.resolve() as BootWideValue
         BootWideValue.seenByTheHook.append((resolver.resolve() as BootWideValue).text)
     }
 }
@@ -162,7 +166,7 @@ enum BootMainActorHook: MainActorResolverRegistering {
         await #expect(processExitsWith: .success) {
             fxStartWatchdog()
             Resolver.registerOnBootstrap(BootValuesModule())
-            let small: BootSmallValue = Resolver.main.resolve()
+            let small: BootSmallValue = Resolver.resolve()
             precondition(small.number == 7)
             precondition(BootWideValue.seenByTheHook.values == [BootWideValue().text])
             precondition((Resolver.main.resolve() as BootWideValue).text == BootWideValue().text)

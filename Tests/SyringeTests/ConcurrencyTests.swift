@@ -85,8 +85,8 @@ private struct CcSmallValue {
 @Suite struct ConcurrencyTests {
     /// Singletons are read without counting a reference to what keeps them: threads reading a
     /// small and a wide value singleton and a class singleton while another thread keeps dropping
-    /// and re-registering them each get a whole instance, built by one of the factories (under the
-    /// thread sanitizer and the address sanitizer: no race, no use after free).
+    /// and re-registering them each get a whole instance, built by one of the factories (CI also runs
+    /// it under the thread sanitizer).
     @Test func singletonsReadWhileAnotherThreadReplacesThemAreWhole() {
         let r = Resolver()
         let generation = FxCounter()
