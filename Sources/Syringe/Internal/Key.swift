@@ -44,9 +44,19 @@ struct Key: Hashable, @unchecked Sendable {
             arguments: isSingle ? First.self : ArgumentPack<(First, repeat each Rest)>.self)
     }
 
+    // `==` and the hash are inlined into the lookup, which uses them on every resolution, and the
+    // optional parts are compared by identity, with the name's comparison called only when it has
+    // one (callgrind, a static resolution: chain3 4,121 → 4,050 instructions, a server's request
+    // 18,867 → 18,481).
+    @inline(__always)
     static func == (lhs: Key, rhs: Key) -> Bool {
-        lhs.type == rhs.type && lhs.qualifier == rhs.qualifier && lhs.scope == rhs.scope
-            && lhs.arguments == rhs.arguments && lhs.name == rhs.name
+        lhs.type == rhs.type && same(lhs.qualifier, rhs.qualifier) && same(lhs.scope, rhs.scope)
+            && same(lhs.arguments, rhs.arguments) && (lhs.name == nil ? rhs.name == nil : lhs.name == rhs.name)
+    }
+
+    @inline(__always)
+    private static func same(_ lhs: Any.Type?, _ rhs: Any.Type?) -> Bool {
+        lhs.map(ObjectIdentifier.init) == rhs.map(ObjectIdentifier.init)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -57,6 +67,7 @@ struct Key: Hashable, @unchecked Sendable {
     /// name's standard hash (which agrees with `String`'s `==` under canonical equivalence). The
     /// standard hasher over the four type words costs several times as much, and a lookup is a
     /// large part of a resolution.
+    @inline(__always)
     func _rawHashValue(seed: Int) -> Int {
         var hash = UInt(bitPattern: seed) ^ UInt(bitPattern: ObjectIdentifier(type))
         if let qualifier { hash = (hash &* 31) ^ UInt(bitPattern: ObjectIdentifier(qualifier)) }
