@@ -221,7 +221,7 @@ extension Resolver {
     ) async -> [T] {
         let site = SourceLocation(file: file, line: line)
         bootstrapIfPending(.current)
-        let bindings = registryLock.withReadLock(Resolution.current.stripe) {
+        let bindings = withChainReadLock {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }
         var all: [T] = []

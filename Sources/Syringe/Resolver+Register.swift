@@ -260,7 +260,7 @@ extension Resolver {
     private func bind(
         _ binding: AnyBinding, unlessBootstrapPending: Bool, withDefaultLifetime defaulted: AnyProvider?
     ) -> StoreOutcome {
-        registryLock.withWriteLock { leftovers in
+        registryLock.withWriteLock(excludingReadersOf: registry) { leftovers in
             defaulted?.takeLifetime(registry.defaultLifetime ?? Globals.defaultLifetime, leftovers: &leftovers)
             if unlessBootstrapPending && registry.bootstrapPending && !Resolution.current.isBootstrapping {
                 // Another thread's bootstrap runs (and may wait for this one): bound when it ends.

@@ -223,7 +223,7 @@ extension Resolver {
     /// an existential to its dynamic type) still reaches one whose argument types the values
     /// are instances of; a call for which there is none costs this lookup only.
     private func argumentCandidates(for key: Key) -> [AnyBinding] {
-        registryLock.withReadLock(Resolution.current.stripe) { () -> [AnyBinding] in
+        withChainReadLock { () -> [AnyBinding] in
             var found: [AnyBinding] = []
             var container: Resolver? = self
             while let current = container {
@@ -262,7 +262,7 @@ extension Resolver {
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end() }
         bootstrapIfPending(resolution)
-        let bindings = registryLock.withReadLock(resolution.stripe) {
+        let bindings = withChainReadLock(resolution) {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }
         return bindings.map { binding in
@@ -338,7 +338,7 @@ extension Resolver {
     func hasRegistration(for key: Key) -> Bool {
         let resolution = Resolution.current
         bootstrapIfPending(resolution)
-        return registryLock.withReadLock(resolution.stripe) {
+        return withChainReadLock(resolution) {
             var container: Resolver? = self
             while let current = container {
                 if current.registry.bindings[key] != nil { return true }

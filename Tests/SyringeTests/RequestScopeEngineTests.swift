@@ -7,11 +7,14 @@ import Testing
 struct RseStamp {}
 /// A class that is not a Singleton, but whose subclasses could be.
 class RseBase {}
+/// A request's value, numbered.
+struct RseValue: Equatable { let number: Int }
 
 /// What a server's container per request leans on: the first resolution of a registration whose
 /// type tells it is no ``Singleton`` is an ordinary build (not one claimed across threads), and
 /// bindings made and ended by many tasks leave the count, and the flag that spares resolutions the
-/// task-local read, right.
+/// task-local read, right; registrations into a container that only its own thread reads take
+/// that thread's stripe of the lock alone, until another thread reads it.
 @Suite struct RequestScopeEngineTests {
     /// Two threads resolve a struct's registration for the first time at once, and the first
     /// factory waits until the second has run. Were the first build claimed (to read the marker
@@ -83,6 +86,91 @@ class RseBase {}
             await started.value
             for _ in 0..<1_000 where counted().0 != 0 { await Task.yield() }
             invRequire(counted() == (0, false), "the task's end ends its binding")
+        }
+    }
+
+    /// The thread that made a container registers into it and resolves from it without sharing it;
+    /// the first read by a thread of another stripe (a resolution, `resolveAll()`, `optional()`, the
+    /// dependency graph) shares it, and a registration made after that is seen by that thread.
+    @Test(arguments: ["resolve", "resolveAll", "optional", "dependencyGraph"])
+    func aContainerIsSharedWhenAThreadOfAnotherStripeFirstReadsIt(reader: String) {
+        let parent = Resolver()
+        let child = Resolver(parent: parent)
+        child.register { RseValue(number: 1) }
+        #expect(child.resolve(RseValue.self) == RseValue(number: 1))
+        let owner = Resolution.current.stripe
+        #expect(child.registry.ownerStripe == owner)
+        #expect(!child.registry.isShared)
+
+        func onAnotherStripe<R>(_ body: @escaping @Sendable () -> R) -> (result: R, stripe: Int) {
+            nonisolated(unsafe) var outcome: (R, Int)?
+            let done = DispatchSemaphore(value: 0)
+            // A thread gets the next stripe when it first needs one: a few threads reach another.
+            func attempt() {
+                Thread {
+                    let stripe = Resolution.current.stripe
+                    if stripe != owner { outcome = (body(), stripe) }
+                    done.signal()
+                }.start()
+                done.wait()
+            }
+            while outcome == nil { attempt() }
+            return outcome!
+        }
+        let (sawIt, _) = onAnotherStripe { () -> Bool in
+            switch reader {
+            case "resolve": child.resolve(RseValue.self) == RseValue(number: 1)
+            case "resolveAll": child.resolveAll(RseValue.self) == [RseValue(number: 1)]
+            case "optional": child.optional(RseValue.self) == RseValue(number: 1)
+            default: child.dependencyGraph().nodes.count == 1
+            }
+        }
+        #expect(sawIt)
+        #expect(child.registry.isShared)
+        if reader == "resolve" {
+            #expect(!parent.registry.isShared)  // a lookup shares only the registries it reads
+        }
+
+        child.register(name: "later") { RseValue(number: 2) }
+        let (later, _) = onAnotherStripe { child.optional(RseValue.self, name: "later") }
+        #expect(later == RseValue(number: 2))
+    }
+
+    /// One thread registers into a fresh container while two others resolve from it, list its
+    /// registrations and ask for what is not there yet, 300 times over: every value read is the one
+    /// registered under its name, and once the registrations are done, every thread sees them all.
+    /// (Run under the thread sanitizer by CI, which sees any read the owner's stripe does not guard.)
+    @Test func registrationsWhileOtherThreadsReadAFreshContainerAreSeenWhole() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 120)
+            let parent = Resolver()
+            parent.register(name: "parent") { RseValue(number: -1) }
+            for _ in 0..<300 {
+                let child = Resolver(parent: parent)
+                let names = (0..<24).map { "value \($0)" }
+                DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                    if worker == 0 {
+                        for (number, name) in names.enumerated() {
+                            child.register(name: name) { RseValue(number: number) }
+                        }
+                        return
+                    }
+                    for (number, name) in names.enumerated() {
+                        if let value = child.optional(RseValue.self, name: name) {
+                            invRequire(value.number == number, "\(name) read as \(value.number)")
+                        }
+                        for value in child.resolveAll(RseValue.self) {
+                            invRequire(value.number >= -1 && value.number < 24, "resolveAll read \(value.number)")
+                        }
+                        invRequire(child.resolve(RseValue.self, name: "parent").number == -1, "the parent's")
+                    }
+                }
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                    for (number, name) in names.enumerated() {
+                        invRequire(child.resolve(RseValue.self, name: name).number == number, "\(name) after")
+                    }
+                }
+            }
         }
     }
 }

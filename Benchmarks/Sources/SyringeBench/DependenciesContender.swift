@@ -203,7 +203,8 @@ enum DependenciesContender {
                 }
             }
 
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000:
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000,
+            .threads1Request, .threads2Request:
 
             return nil
 

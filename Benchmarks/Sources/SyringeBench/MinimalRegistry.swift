@@ -188,7 +188,8 @@ enum MinimalRegistryContender {
                 return elapsed
             }
 
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000:
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000,
+            .threads1Request, .threads2Request:
 
             return nil
 

@@ -41,6 +41,10 @@ enum Scenario: String, CaseIterable {
     /// shows how the container itself scales.
     case threads1Value = "threads-1-value"
     case threads2Value = "threads-2-value"
+    /// What a server does for each request (see `request-scope`), synchronously, from 1 or 2
+    /// threads, each making containers of its own; ns per request of the total throughput.
+    case threads1Request = "threads-1-request"
+    case threads2Request = "threads-2-request"
     /// Async factories (`resolveAsync()`): a cached singleton, a transient, a chain of three
     /// transients each awaiting the next, and 100 tasks resolving a fresh container's singleton
     /// at once (time per whole batch of 100).
@@ -67,8 +71,8 @@ enum Scenario: String, CaseIterable {
     /// How many threads `threads-N` resolves from.
     var threads: Int? {
         switch self {
-        case .threads1, .threads1Value: 1
-        case .threads2, .threads2Value: 2
+        case .threads1, .threads1Value, .threads1Request: 1
+        case .threads2, .threads2Value, .threads2Request: 2
         default: nil
         }
     }
@@ -88,7 +92,9 @@ enum Scenario: String, CaseIterable {
     /// Scenarios only Syringe has (the others' contenders return no job for them).
     var isSyringeOnly: Bool {
         switch self {
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000: true
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000,
+            .threads1Request, .threads2Request:
+            true
         default: false
         }
     }

@@ -93,7 +93,8 @@ enum SwinjectContender {
                 return elapsed
             }
 
-        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000:
+        case .beginScope100000, .clearRegistration100000, .optionalMiss, .optionalMissArguments, .verify1000,
+            .threads1Request, .threads2Request:
 
             return nil
 

@@ -201,6 +201,24 @@ enum SyringeContender {
         case .asyncSingleton, .asyncTransient, .asyncChain3, .asyncFirst100, .requestScope:
             return nil
 
+        case .threads1Request, .threads2Request:
+            Resolver.register(lifetime: .singleton) { Database() }
+            Resolver.register {
+                RequestUseCase(database: Resolver.resolve(), user: Resolver.resolve(), log: Resolver.resolve())
+            }
+            return .threaded(scenario.threads!, prepare: { Resolver.root = container }) { count in
+                for _ in 0..<count {
+                    let scope = Resolver(parent: container)
+                    scope.register { RequestTag(value: 1) }
+                    scope.register { RequestUser(name: "alice") }
+                    scope.register { RequestLog(label: "request") }
+                    Resolver.withContainer(scope) {
+                        blackHole(Resolver.resolve(RequestUseCase.self))
+                        blackHole(Resolver.resolve(RequestTag.self))
+                    }
+                }
+            }
+
         case .threads1Value, .threads2Value:
             Resolver.register(lifetime: .singleton) { DatabaseSettings() }
             return .threaded(scenario.threads!, prepare: { Resolver.root = container }) { count in

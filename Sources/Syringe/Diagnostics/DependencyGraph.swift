@@ -109,7 +109,7 @@ extension Resolver {
     /// ```
     public func dependencyGraph() -> DependencyGraph {
         bootstrapIfPending()
-        return registryLock.withReadLock(Resolution.current.stripe) {
+        return withChainReadLock {
             let bindings = allBindingsLocked()
             var containers: [Key: String] = [:]
             var container: Resolver? = self

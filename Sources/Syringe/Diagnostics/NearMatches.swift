@@ -26,7 +26,7 @@ extension Resolver {
         // Cached instances looked at are kept until after the lock: a weakly held one may have
         // lost its last other holder meanwhile, and must not be deinitialized under the lock.
         var looked: [Any] = []
-        let nearMatches = registryLock.withReadLock(resolution.stripe) {
+        let nearMatches = withChainReadLock(resolution) {
             nearMatchesLocked(for: key, as: T.self, keepingAlive: &looked)
         }
         withExtendedLifetime(looked) {}

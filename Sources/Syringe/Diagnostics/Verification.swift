@@ -189,13 +189,13 @@ extension Resolver {
 
     /// Whether this container keeps no registration and no instance of its own. Lock taken.
     var keepsNothing: Bool {
-        registryLock.withReadLock(Resolution.current.stripe) { registry.bindings.isEmpty && storeCopies.isEmpty }
+        withChainReadLock { registry.bindings.isEmpty && storeCopies.isEmpty }
     }
 
     /// Whether `key` resolves without building: registered along the chain, or an Optional (which
     /// may be left out).
     func isRegisteredKey(_ key: Key) -> Bool {
-        registryLock.withReadLock(Resolution.current.stripe) {
+        withChainReadLock {
             visibleBinding(for: key) != nil || (key.arguments == nil && key.type is any OptionalResolvable.Type)
         }
     }
@@ -225,7 +225,7 @@ struct VerificationPlan {
     init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type], buildingAsync: Bool) {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
         _ = Resolver.Context.process  // decided before the lock: it asks the dynamic loader
-        let (all, replaced, context) = registryLock.withReadLock(Resolution.current.stripe) {
+        let (all, replaced, context) = resolver.withChainReadLock {
             (resolver.allBindingsLocked(), resolver.replacedSitesLocked(), sandbox.contextLocked)
         }
         self.context = context

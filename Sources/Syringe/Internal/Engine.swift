@@ -75,8 +75,9 @@ extension Resolver {
             case seed
             /// Settled inside ``plan(_:from:provider:in:)``, which looks again: `registerAllServices()`
             /// must run first (`.bootstrap`); the test container `owner` needs its own copy of the
-            /// store of the registration `subject` first (`.copy`).
-            case bootstrap, copy
+            /// store of the registration `subject` first (`.copy`); the registry `subject` must be
+            /// shared before this thread reads it (`.share`, ``Registry/isShared``).
+            case bootstrap, copy, share
         }
 
         var kind: Kind
@@ -265,7 +266,9 @@ extension Resolver {
             return plan
         }
         if isNewDependency { record(key, in: resolution) }
-        guard plan.kind == .unbound || plan.kind == .bootstrap || plan.kind == .copy else { return plan }
+        guard plan.kind == .unbound || plan.kind == .bootstrap || plan.kind == .copy || plan.kind == .share else {
+            return plan
+        }
         // Settled, then looked at again. A kept instance found then is read once what settling held
         // is given up: releasing it may run a deinitializer that resolves on this thread, into the
         // slot the caller reads.
@@ -295,6 +298,11 @@ extension Resolver {
         case .bootstrap:
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             resolver.bootstrapIfPending(resolution)
+            return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
+        case .share:
+            let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
+            let registry = plan.take(Registry.self)
+            registryLock.withWriteLock { _ in registry.isShared = true }
             return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
         default:  // .copy
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
@@ -340,13 +348,20 @@ extension Resolver {
         // The nearest test container on the way, which keeps its own instances.
         var owner: Unmanaged<Resolver>?
         while true {
+            var unreadable: Registry?
             let found = container._withUnsafeGuaranteedRef { container -> Unmanaged<AnyBinding>? in
                 let registry = container.registry
                 if let given, registry === given.registry || container.parent == nil {
                     return .passUnretained(given)
                 }
-                return given == nil ? registry.bindings.find(key, hash: hash) : nil
+                guard given == nil else { return nil }
+                guard registry.isReadable(by: resolution.stripe) else {
+                    unreadable = registry
+                    return nil
+                }
+                return registry.bindings.find(key, hash: hash)
             }
+            if let unreadable { return Plan(.share, unreadable) }
             if let found {
                 return found._withUnsafeGuaranteedRef { binding in
                     container._withUnsafeGuaranteedRef { container in
@@ -642,7 +657,7 @@ extension Resolver {
         _ key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
         if key.arguments == nil,
-            let optionalArgument = registryLock.withReadLock(resolution.stripe, { optionalArgumentProvider(for: key) })
+            let optionalArgument = withChainReadLock(resolution, { optionalArgumentProvider(for: key) })
         {
             return try resolveWithoutArguments(optionalArgument, site: site, in: resolution)
         }
@@ -668,6 +683,31 @@ extension Resolver {
             suggestions: Messages.offMainActorSuggestions(registeredAt: provider.site))
         resolution.stopIfVerifying(error)
         return error
+    }
+
+    /// Runs `body` under the read lock once every registry along the chain is readable by this
+    /// thread (those that are not are shared first, ``Registry/isShared``): for what reads
+    /// registrations other than a resolution's lookup, which shares as it goes.
+    func withChainReadLock<R>(_ resolution: Resolution = .current, _ body: () throws -> R) rethrows -> R {
+        let stripe = resolution.stripe
+        let isReadable = registryLock.withReadLock(stripe) {
+            var container: Resolver? = self
+            while let current = container {
+                guard current.registry.isReadable(by: stripe) else { return false }
+                container = current.parent
+            }
+            return true
+        }
+        if !isReadable {
+            registryLock.withWriteLock { _ in
+                var container: Resolver? = self
+                while let current = container {
+                    current.registry.isShared = true
+                    container = current.parent
+                }
+            }
+        }
+        return try registryLock.withReadLock(stripe, body)
     }
 
     /// The binding serving `key` from here. Lock held.

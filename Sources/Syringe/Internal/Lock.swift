@@ -107,7 +107,9 @@ extension timespec {
 ///
 /// A reader locks the stripe its thread was given, so readers on different cores never write
 /// to a shared cache line (two threads resolving a singleton scale); a writer locks every
-/// stripe. Reads are resolutions (frequent), writes are registrations and cache updates.
+/// stripe, except a registration into a registry that only one stripe's threads read, which locks
+/// that stripe (``withWriteLock(excludingReadersOf:_:)``). Reads are resolutions (frequent), writes
+/// are registrations and cache updates.
 final class StripedLock: @unchecked Sendable {
     static let stripeCount = 8
     /// Bytes between two mutexes: two cache lines.
@@ -147,6 +149,27 @@ final class StripedLock: @unchecked Sendable {
         do {
             for index in 0..<Self.stripeCount { pthread_mutex_lock(mutex(index)) }
             defer { for index in (0..<Self.stripeCount).reversed() { pthread_mutex_unlock(mutex(index)) } }
+            result = try body(&leftovers)
+        }
+        leftovers.release()
+        return result
+    }
+
+    /// Runs `body` under the lock that excludes every reader of `registry`: its owner's stripe
+    /// while only threads of that stripe read it (``Registry/isShared``, which only the write lock
+    /// sets, so the owner's stripe is enough to read it), else the write lock. What `body` puts in
+    /// the leftovers is released after the lock.
+    func withWriteLock<R>(excludingReadersOf registry: Registry, _ body: (inout Leftovers) throws -> R) rethrows -> R {
+        let stripe = registry.ownerStripe
+        pthread_mutex_lock(mutex(stripe))
+        guard !registry.isShared else {
+            pthread_mutex_unlock(mutex(stripe))
+            return try withWriteLock(body)
+        }
+        var leftovers = Leftovers()
+        let result: R
+        do {
+            defer { pthread_mutex_unlock(mutex(stripe)) }
             result = try body(&leftovers)
         }
         leftovers.release()

@@ -1,7 +1,19 @@
 /// The registrations of a container, shared by every container made with the same id.
 /// Every field is guarded by ``registryLock``.
+///
+/// A registry is read at first by the threads of one stripe of the lock, the stripe of the thread
+/// that made it, and a registration locks that stripe alone until a thread of another stripe reads
+/// it (``isShared``): a server's container per request takes its registrations without the write
+/// lock, which every thread's stripe would have to give up (callgrind, a request's Syringe work:
+/// 18,481 → 17,437 instructions; two threads each making containers and registering three values
+/// in them: 1.0 → 1.7 times the throughput of one).
 final class Registry {
     let id: String
+    /// The stripe of ``registryLock`` whose readers may read this registry while it is not shared.
+    let ownerStripe: Int
+    /// Whether threads of other stripes read it; from then on, a registration takes the write
+    /// lock. Set under the write lock, never cleared: readable under any stripe.
+    var isShared = false
     /// The registrations and `.implements` keys, by key.
     let bindings = BindingTable()
     /// Registrations with runtime arguments, by their key without arguments: where a call whose
@@ -17,17 +29,23 @@ final class Registry {
     /// Where each key was registered before its current binding replaced it, when that was
     /// elsewhere (at most a few sites a key), for `verify()`'s warnings.
     private(set) var replacedSites: [Key: [SourceLocation]] = [:]
-    /// Registration order across all registries, so that `resolveAll()` keeps it.
-    nonisolated(unsafe) private static var sequence = 0
+    /// Registration order, so that `resolveAll()` and `verify()` keep it.
+    private var sequence = 0
 
-    init(id: String) {
+    init(id: String, ownerStripe: Int = Resolution.current.stripe) {
         self.id = id
+        self.ownerStripe = ownerStripe
     }
 
-    /// Binds `binding.key`, returning what it replaces. Write lock held.
+    /// Whether a thread of `stripe` may read it under its read lock.
+    @inline(__always)
+    func isReadable(by stripe: Int) -> Bool { isShared || stripe == ownerStripe }
+
+    /// Binds `binding.key`, returning what it replaces. Lock held that excludes its readers
+    /// (``StripedLock/withWriteLock(excludingReadersOf:_:)``).
     func bind(_ binding: AnyBinding) -> AnyBinding? {
-        Self.sequence += 1
-        binding.order = Self.sequence
+        sequence += 1
+        binding.order = sequence
         let replaced = bindings.bind(binding)
         if let replaced {
             unindex(replaced)
@@ -100,8 +118,9 @@ final class Registry {
 
     /// The registry with `id`, or a new one; ``release(_:)`` when the container goes.
     static func shared(id: String) -> Registry {
-        byIDLock.withLock {
-            let registry = byID[id]?.registry ?? Registry(id: id)
+        let stripe = Resolution.current.stripe
+        return byIDLock.withLock {
+            let registry = byID[id]?.registry ?? Registry(id: id, ownerStripe: stripe)
             byID[id] = (registry, (byID[id]?.users ?? 0) + 1)
             return registry
         }
