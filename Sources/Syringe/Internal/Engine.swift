@@ -690,21 +690,20 @@ extension Resolver {
     /// registrations other than a resolution's lookup, which shares as it goes.
     func withChainReadLock<R>(_ resolution: Resolution = .current, _ body: () throws -> R) rethrows -> R {
         let stripe = resolution.stripe
-        let isReadable = registryLock.withReadLock(stripe) {
+        let result = try registryLock.withReadLock(stripe) { () throws -> R? in
             var container: Resolver? = self
             while let current = container {
-                guard current.registry.isReadable(by: stripe) else { return false }
+                guard current.registry.isReadable(by: stripe) else { return nil }
                 container = current.parent
             }
-            return true
+            return try body()
         }
-        if !isReadable {
-            registryLock.withWriteLock { _ in
-                var container: Resolver? = self
-                while let current = container {
-                    current.registry.isShared = true
-                    container = current.parent
-                }
+        if let result { return result }
+        registryLock.withWriteLock { _ in
+            var container: Resolver? = self
+            while let current = container {
+                current.registry.isShared = true
+                container = current.parent
             }
         }
         return try registryLock.withReadLock(stripe, body)
