@@ -9,6 +9,25 @@ struct RseStamp {}
 class RseBase {}
 /// A request's value, numbered.
 struct RseValue: Equatable { let number: Int }
+protocol RseService: AnyObject { var number: Int { get } }
+final class RseThing: RseService {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+}
+final class RseArgument {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+enum RseFlow: Scope {}
+/// The container the owner thread made, handed to the readers.
+final class RseHandOver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Resolver?
+    var container: Resolver? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
 
 /// What a server's container per request leans on: the first resolution of a registration whose
 /// type tells it is no ``Singleton`` is an ordinary build (not one claimed across threads), and
@@ -171,6 +190,117 @@ struct RseValue: Equatable { let number: Int }
                     }
                 }
             }
+        }
+    }
+
+    /// The thread that makes a container registers every kind of binding into it (`.implements`
+    /// keys, scoped registrations, runtime arguments, an Optional argument, replacements, given
+    /// instances) while three threads of other stripes start on it with one reading call each:
+    /// whatever they read is whole, and what they read first shares the container. (Races show under
+    /// the thread sanitizer, which CI runs this under.)
+    @Test(arguments: [
+        "optional", "resolveAll", "isRegistered", "dependencyGraph", "miss", "argument", "optionalArgument",
+        "beginScope", "dropCached", "isolatedChild", "implements", "context", "verify", "sharedByID",
+    ])
+    func everyReadingCallSharesAContainerItsOwnerIsFilling(reader: String) {
+        let parent = Resolver()
+        for round in 0..<12 {
+            let handOver = RseHandOver()
+            let made = DispatchSemaphore(value: 0)
+            let read = DispatchSemaphore(value: 0)
+            let id = "rse \(reader) \(round)"
+            let finished = fxRunThreads(4) { index in
+                guard index > 0 else {
+                    let child = reader == "sharedByID" ? Resolver(id: id) : Resolver(parent: parent)
+                    handOver.container = child
+                    for _ in 1...3 { made.signal() }
+                    for n in 0..<16 {
+                        child.register(name: "v\(n)") { RseThing(n) }.implements(RseService.self)
+                        child.register(scopedTo: RseFlow.self, name: "s\(n)") { RseThing(n) }
+                        child.register(name: "a\(n)", arguments: String.self) { RseArgument($0) }
+                        child.register(name: "o\(n)", arguments: String?.self) { RseArgument($0 ?? "none") }
+                        child.register(name: "v\(n)") { RseThing(n + 100) }
+                        child.registerSingleton(RseThing(n), name: "f\(n)")
+                    }
+                    withExtendedLifetime(child) { for _ in 1...3 { read.wait() } }  // a registry by id lives while used
+                    return
+                }
+                made.wait()
+                var child = handOver.container!
+                if reader == "sharedByID" { child = Resolver(id: id) }
+                for n in 0..<16 {
+                    switch reader {
+                    case "optional":
+                        let number = child.optional(RseThing.self, name: "v\(n)")?.number
+                        invRequire(
+                            number == nil || number == n || number == n + 100,
+                            "v\(n) read as \(String(describing: number))")
+                    case "resolveAll": _ = child.resolveAll(RseThing.self)
+                    case "isRegistered": _ = child.isRegistered(RseThing.self, name: "v\(n)")
+                    case "dependencyGraph": _ = child.dependencyGraph()
+                    case "miss": invRequire((try? child.tryResolve(RseArgument.self, name: "none")) == nil, "a miss")
+                    case "argument":
+                        let built = try? child.tryResolve(RseArgument.self, name: "a\(n)", arguments: Optional("x"))
+                        invRequire(
+                            built == nil || built?.text == "x", "a\(n) read as \(String(describing: built?.text))")
+                    case "optionalArgument": _ = child.optional(RseArgument.self, name: "o\(n)")
+                    case "beginScope": child.beginScope(RseFlow.self).end()
+                    case "dropCached": child.dropCached(scopedTo: RseFlow.self)
+                    case "isolatedChild":
+                        let number = Resolver(isolatedChildOf: child).optional(RseThing.self, name: "f\(n)")?.number
+                        invRequire(number == nil || number == n, "f\(n) read as \(String(describing: number))")
+                    case "implements":
+                        let number = child.optional(RseService.self, name: "v\(n)")?.number
+                        invRequire(
+                            number == nil || number == n || number == n + 100, "v\(n) as \(String(describing: number))")
+                    case "context": _ = child.context
+                    case "verify": if n == 15 { _ = child.verify() }
+                    default:
+                        _ = child.optional(RseThing.self, name: "v\(n)")
+                        _ = child.resolveAll(RseService.self)
+                    }
+                }
+                read.signal()
+            }
+            #expect(finished)
+            let child = handOver.container!
+            #expect(child.resolve(RseThing.self, name: "v15").number == 115)
+        }
+    }
+
+    /// A thread registers into a fresh container while four tasks read it asynchronously.
+    @Test func asyncReadersOfAContainerItsOwnerIsFillingReadItWhole() async {
+        let parent = Resolver()
+        for _ in 0..<25 {
+            let child = Resolver(parent: parent)
+            let finished = DispatchSemaphore(value: 0)
+            fxStartThread(finished) {
+                for n in 0..<16 {
+                    child.register(name: "v\(n)") { RseThing(n) }.implements(RseService.self)
+                    child.register(name: "v\(n)") { RseThing(n + 100) }
+                }
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for reader in 0..<4 {
+                    group.addTask {
+                        for n in 0..<16 {
+                            if reader % 2 == 0 {
+                                let number = await child.optionalAsync(RseThing.self, name: "v\(n)")?.number
+                                #expect(number == nil || number == n || number == n + 100)
+                            } else {
+                                _ = await child.resolveAllAsync(RseService.self)
+                            }
+                        }
+                    }
+                }
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread {
+                    finished.wait()
+                    continuation.resume()
+                }.start()
+            }
+            #expect(child.resolve(RseService.self, name: "v15").number == 15)
         }
     }
 }
