@@ -17,6 +17,54 @@ struct HandWiredContext: RequestContext {
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
     }
+
+    /// The context of a request that ``BothWirings`` received.
+    init(core: CoreRequestContextStorage) {
+        coreContext = core
+    }
+}
+
+/// How a request is served: by the app (a container per request) or by the routes wired by hand.
+enum Wiring: String, CaseIterable {
+    case app, hand
+
+    /// The header a request names its wiring in.
+    static let header = HTTPField.Name("x-wiring")!
+}
+
+/// One server for both wirings, each request served as its `x-wiring` header says: the two share
+/// the server, its event loops and the client's connections, so that what the load run compares
+/// differs in the wiring alone.
+struct BothWirings: HTTPResponder {
+    typealias Respond = @Sendable (Request, BasicRequestContext) async throws -> Response
+    let app: Respond
+    let byHand: Respond
+
+    /// `app` serves `x-wiring: app`, `byHand` the rest.
+    init(app: @escaping Respond, byHand: @escaping Respond) {
+        self.app = app
+        self.byHand = byHand
+    }
+
+    init(app: RouterResponder<BasicRequestContext>, byHand: RouterResponder<HandWiredContext>) {
+        self.init(app: app.respond, byHand: Self.serve(byHand))
+    }
+
+    /// Serves the requests of both wirings by hand: a control, to see how far two identical wirings
+    /// differ on this machine.
+    init(control: RouterResponder<HandWiredContext>, byHand: RouterResponder<HandWiredContext>) {
+        self.init(app: Self.serve(control), byHand: Self.serve(byHand))
+    }
+
+    private static func serve(_ responder: RouterResponder<HandWiredContext>) -> Respond {
+        { request, context in
+            try await responder.respond(to: request, context: HandWiredContext(core: context.coreContext))
+        }
+    }
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        try await (request.headers[Wiring.header] == Wiring.app.rawValue ? app : byHand)(request, context)
+    }
 }
 
 /// What `RequestScopeMiddleware` does, into the request context instead of a container.

@@ -24,17 +24,17 @@ struct LoadResult {
     }
 }
 
-/// Sends `requests` requests over `connections`, one request in flight on each, all of them
-/// at once. Each pair of requests creates a todo (`POST /todos`) and reads it back
+/// Sends `requests` requests over `connections`, served as `wiring` says, one request in flight on
+/// each, all of them at once. Each pair of requests creates a todo (`POST /todos`) and reads it back
 /// (`GET /todos/:id`), for a user and with a request id of its own; every response is checked to
 /// carry that request's id, user and todo.
-func load(_ connections: [TestClient], requests: Int, round: String) async throws -> LoadResult {
+func load(_ connections: [TestClient], _ wiring: Wiring, requests: Int, round: String) async throws -> LoadResult {
     let start = ContinuousClock.now
     let cpuStart = clock()
     var result = try await withThrowingTaskGroup(of: LoadResult.self) { group in
         for (index, connection) in connections.enumerated() {
             let count = requests / connections.count + (index < requests % connections.count ? 1 : 0)
-            group.addTask { try await run(count, on: connection, worker: "\(round)-w\(index)") }
+            group.addTask { try await run(count, wiring, on: connection, worker: "\(round)-w\(index)") }
         }
         return try await group.reduce(LoadResult(), +)
     }
@@ -91,13 +91,40 @@ func withConnections<R>(
     }
 }
 
-private func run(_ count: Int, on client: TestClient, worker: String) async throws -> LoadResult {
+/// Sends requests over `connections`, one in flight on each, until `duration` has passed: every
+/// connection is busy for the whole round, which ends with the last response (at most one request
+/// past the deadline on each), so no round ends on a few stragglers. Checked as ``load(_:requests:round:)``
+/// checks them.
+func load(
+    _ connections: [TestClient], _ wiring: Wiring, for duration: Duration, round: String
+) async throws -> LoadResult {
+    let start = ContinuousClock.now
+    let deadline = start + duration
+    let cpuStart = clock()
+    var result = try await withThrowingTaskGroup(of: LoadResult.self) { group in
+        for (index, connection) in connections.enumerated() {
+            group.addTask {
+                try await run(.max, wiring, until: deadline, on: connection, worker: "\(round)-w\(index)")
+            }
+        }
+        return try await group.reduce(LoadResult(), +)
+    }
+    result.seconds = (ContinuousClock.now - start) / .seconds(1)
+    result.cpuSeconds = Double(clock() - cpuStart) / Double(CLOCKS_PER_SEC)
+    return result
+}
+
+private func run(
+    _ count: Int, _ wiring: Wiring, until deadline: ContinuousClock.Instant? = nil, on client: TestClient,
+    worker: String
+) async throws -> LoadResult {
     var result = LoadResult()
     var created: Todo?
     for n in 0..<count {
+        if let deadline, ContinuousClock.now >= deadline { break }
         let user = "\(worker)-u\(n / 2 % 4)"
         let requestID = "\(worker)-r\(n)"
-        let headers: HTTPFields = [.user: user, .requestID: requestID]
+        let headers: HTTPFields = [.user: user, .requestID: requestID, Wiring.header: wiring.rawValue]
         result.requests += 1
         let response: TestClient.Response
         let expected: (title: String?, status: HTTPResponse.Status)

@@ -7,8 +7,8 @@ import ServiceLifecycle
 import Syringe
 import TodoKit
 
-// The load run: the app (a container per request) and the same routes wired by hand, each on a
-// loopback port with its own SQLite file, under the same load.
+// The load run: the app (a container per request) and the same routes wired by hand over the same
+// repository, served by one server on a loopback port under the same load.
 //
 //   swift run -c release --package-path Examples/TodoServer TodoLoad [--requests 10000] [--concurrency 32]
 //
@@ -23,13 +23,15 @@ func option(_ name: String, default value: Int) -> Int {
 let megabyte = 1_048_576.0
 let requests = option("--requests", default: 10_000)
 let concurrency = option("--concurrency", default: 32)
-let rounds = option("--rounds", default: 31)
-/// `--control`: serve the routes wired by hand in Syringe's place too (over a database of its own), to
-/// see how far two identical servers differ on this machine.
+let rounds = option("--rounds", default: 61)
+/// How long each throughput round loads one wiring.
+let roundLength = Duration.milliseconds(option("--round-milliseconds", default: 300))
+/// `--control`: serve the routes wired by hand in the app's place too, to see how far two identical
+/// wirings differ on this machine.
 let isControl = CommandLine.arguments.contains("--control")
-/// `--profile hand` or `--profile syringe`: load that server alone, `--rounds` times, under a profiler.
+/// `--profile hand` or `--profile app`: load that wiring alone, `--rounds` times, under a profiler.
 let profiled = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
-    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+    $0 + 1 < CommandLine.arguments.count ? Wiring(rawValue: CommandLine.arguments[$0 + 1]) : nil
 }
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TodoLoad-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,14 +59,20 @@ func serving(
     }
 }
 
-/// Runs the rounds; false when one of them failed.
+/// Runs the rounds over `connections`; false when one of them failed.
 @MainActor
-func runRounds(syringe: [TestClient], byHand: [TestClient], ports: (syringe: Int, byHand: Int)) async throws -> Bool {
+func runRounds(on connections: [TestClient], port: Int) async throws -> Bool {
     var passed = true
-    func round(_ name: String, on connections: [TestClient], requests: Int, quiet: Bool = false) async throws
-        -> LoadResult
-    {
-        let result = try await load(connections, requests: requests, round: name)
+    func round(
+        _ name: String, _ wiring: Wiring, on connections: [TestClient], requests: Int, for duration: Duration? = nil,
+        quiet: Bool = false
+    ) async throws -> LoadResult {
+        let result =
+            if let duration {
+                try await load(connections, wiring, for: duration, round: name)
+            } else {
+                try await load(connections, wiring, requests: requests, round: name)
+            }
         if !quiet || result.errors > 0 || result.violations > 0 {
             print(
                 "  \(name): \(result.requests) requests, \(result.errors) errors, "
@@ -74,17 +82,17 @@ func runRounds(syringe: [TestClient], byHand: [TestClient], ports: (syringe: Int
         return result
     }
 
-    if let only = profiled {  // one server alone, for a profiler
+    if let only = profiled {  // one wiring alone, for a profiler
         for index in 0..<rounds {
-            _ = try await round("\(only) \(index)", on: only == "hand" ? byHand : syringe, requests: requests)
+            _ = try await round("\(only) \(index)", only, on: connections, requests: requests)
         }
         return passed
     }
 
-    _ = try await round("warm-up, by hand", on: byHand, requests: requests)
-    _ = try await round("warm-up, Syringe", on: syringe, requests: requests)
+    _ = try await round("warm-up, by hand", .hand, on: connections, requests: requests)
+    _ = try await round("warm-up, Syringe", .app, on: connections, requests: requests)
     let before = try await settledResidentMemory()
-    _ = try await round("run, Syringe", on: syringe, requests: requests)
+    _ = try await round("run, Syringe", .app, on: connections, requests: requests)
     let after = try await settledResidentMemory()
     let growth = Double(after - before) / megabyte
     print(
@@ -92,35 +100,34 @@ func runRounds(syringe: [TestClient], byHand: [TestClient], ports: (syringe: Int
             + "\(String(format: "%.1f", Double(after) / megabyte)) MB after the run "
             + "(\(String(format: "%+.1f", growth)) MB; the limit is +10 MB)")
     if growth >= 10 { passed = false }
-    // The same history for the server wired by hand: both databases hold as many todos when the
-    // throughput rounds start.
-    _ = try await round("run, by hand", on: byHand, requests: requests)
+    _ = try await round("run, by hand", .hand, on: connections, requests: requests)
 
-    // Throughput: many short rounds, alternating which server goes first, so that the machine's
-    // drift falls on both; the medians are compared.
+    // Throughput: many short rounds, alternating which wiring goes first, so that the machine's
+    // drift falls on both; the medians are compared. Each round keeps every connection busy until
+    // its time is up, so that it measures the server in its steady state.
     var hand = Throughput()
     var wired = Throughput()
     var costs: [Double] = []  // each pair of rounds' cost of the container, in % of the rate by hand
-    let size = max(requests / 10, 1)
     for index in 0..<rounds {
-        let byHandFirst = index % 2 == 0
-        var pair: [LoadResult] = []
-        // Connections of their own each round: which event loop a connection and its server side
-        // land on differs between connections, and would otherwise favour one server for the run.
-        func fresh(_ name: String, _ port: Int) async throws -> LoadResult {
-            try await withConnections(concurrency, to: port) {
-                try await round("\(name) \(index)", on: $0, requests: size, quiet: true)
+        // Connections of their own for each pair of rounds, which both wirings use: which event
+        // loop a connection and its server side land on differs between connections. One request
+        // on each opens it before the first round's clock starts.
+        let pair = try await withConnections(concurrency, to: port) { connections in
+            _ = try await round("opening \(index)", .hand, on: connections, requests: concurrency, quiet: true)
+            var pair: [Wiring: LoadResult] = [:]
+            for wiring in index % 2 == 0 ? [Wiring.hand, .app] : [.app, .hand] {
+                pair[wiring] = try await round(
+                    "\(wiring) \(index)", wiring, on: connections, requests: 0, for: roundLength, quiet: true)
             }
+            return pair
         }
-        if byHandFirst { pair.append(try await fresh("by hand", ports.byHand)) }
-        let withSyringe = try await fresh("Syringe", ports.syringe)
-        if !byHandFirst { pair.append(try await fresh("by hand", ports.byHand)) }
-        hand.add(pair[0])
+        guard let byHand = pair[.hand], let withSyringe = pair[.app] else { continue }
+        hand.add(byHand)
         wired.add(withSyringe)
-        costs.append((1 - withSyringe.requestsPerSecond / pair[0].requestsPerSecond) * 100)
+        costs.append((1 - withSyringe.requestsPerSecond / byHand.requestsPerSecond) * 100)
     }
     costs.sort()
-    print("  \(rounds) rounds of \(size) requests each, medians:")
+    print("  \(rounds) rounds of \(roundLength) each, medians:")
     print("    by hand: \(hand)")
     print("    Syringe: \(wired)")
     print(
@@ -128,8 +135,8 @@ func runRounds(syringe: [TestClient], byHand: [TestClient], ports: (syringe: Int
             + "requests per second, \(String(format: "%.1f", wired.cpu - hand.cpu)) µs of CPU a request")
     print(
         "    pair by pair: \(String(format: "%.1f", costs[costs.count / 2]))% (median), from "
-            + "\(String(format: "%.1f", costs[costs.count / 4]))% to \(String(format: "%.1f", costs[costs.count * 3 / 4]))% "
-            + "(middle half)")
+            + "\(String(format: "%.1f", costs[costs.count / 4]))% to "
+            + "\(String(format: "%.1f", costs[costs.count * 3 / 4]))% (middle half)")
     // Syringe's own part of a request, measured alone (it is too small for the rounds above to
     // resolve: two identical servers differ by several percent between rounds), against a
     // request's processor time by hand.
@@ -144,32 +151,20 @@ func runRounds(syringe: [TestClient], byHand: [TestClient], ports: (syringe: Int
 }
 
 print("TodoLoad: \(requests) requests a round, \(concurrency) in flight, on loopback")
-Resolver.install(TodoServices(databasePath: directory.appendingPathComponent("syringe.sqlite").path))
-let handDatabase = try await TodoDatabase.open(path: directory.appendingPathComponent("hand.sqlite").path)
+Resolver.install(TodoServices(databasePath: directory.appendingPathComponent("todos.sqlite").path))
+// What `buildApplication` does: the async singleton's one build, before the first request. Both
+// wirings use this repository: they differ in the wiring alone.
+let repository = try await Resolver.main.tryResolveAsync((any TodoRepository).self)
+let byHand = buildHandWiredRouter(repository: repository).buildResponder()
+let responder =
+    isControl
+    ? BothWirings(control: buildHandWiredRouter(repository: repository).buildResponder(), byHand: byHand)
+    : BothWirings(app: buildRouter(services: .main).buildResponder(), byHand: byHand)
 var passed = false
-let controlDatabase = try await TodoDatabase.open(path: directory.appendingPathComponent("control.sqlite").path)
-try await serving({ onServerRunning -> any ApplicationProtocol in
-    guard isControl else {
-        return try await buildApplication(
-            services: .main, configuration: configuration, onServerRunning: onServerRunning, logger: logger)
-    }
-    return Application(
-        router: buildHandWiredRouter(repository: SQLiteTodoRepository(database: controlDatabase)),
-        configuration: configuration, onServerRunning: onServerRunning, logger: logger)
-}) { syringePort in
-    try await serving({
-        Application(
-            router: buildHandWiredRouter(repository: SQLiteTodoRepository(database: handDatabase)),
-            configuration: configuration, onServerRunning: $0, logger: logger)
-    }) { handPort in
-        passed = try await withConnections(concurrency, to: syringePort) { syringe in
-            try await withConnections(concurrency, to: handPort) { byHand in
-                try await runRounds(syringe: syringe, byHand: byHand, ports: (syringePort, handPort))
-            }
-        }
-    }
+try await serving({
+    Application(responder: responder, configuration: configuration, onServerRunning: $0, logger: logger)
+}) { port in
+    passed = try await withConnections(concurrency, to: port) { try await runRounds(on: $0, port: port) }
 }
-try await handDatabase.close()
-try await controlDatabase.close()
 print(passed ? "TodoLoad: passed" : "TodoLoad: FAILED")
 exit(passed ? 0 : 1)
