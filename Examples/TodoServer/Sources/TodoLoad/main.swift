@@ -61,7 +61,7 @@ func serving(
 
 /// Runs the rounds over `connections`; false when one of them failed.
 @MainActor
-func runRounds(on connections: [TestClient], port: Int) async throws -> Bool {
+func runRounds(on connections: [TestClient], port: Int, responder: BothWirings) async throws -> Bool {
     var passed = true
     func round(
         _ name: String, _ wiring: Wiring, on connections: [TestClient], requests: Int, for duration: Duration? = nil,
@@ -137,6 +137,17 @@ func runRounds(on connections: [TestClient], port: Int) async throws -> Bool {
         "    pair by pair: \(String(format: "%.1f", costs[costs.count / 2]))% (median), from "
             + "\(String(format: "%.1f", costs[costs.count / 4]))% to "
             + "\(String(format: "%.1f", costs[costs.count * 3 / 4]))% (middle half)")
+    // The same requests without the network: the server's own code, each wiring called directly.
+    guard let inProcess = try await inProcessCost(responder, requests: 1_000, rounds: 21),
+        let handInProcess = inProcess[.hand], let appInProcess = inProcess[.app]
+    else {
+        print("  in process: a response was not what its request asked for")
+        return false
+    }
+    print(
+        "    in process, without the network: by hand \(String(format: "%.1f", handInProcess)) µs of CPU a request, "
+            + "Syringe \(String(format: "%.1f", appInProcess)) µs "
+            + "(\(String(format: "%+.1f", (appInProcess / handInProcess - 1) * 100))%; medians of 21 rounds)")
     // Syringe's own part of a request, measured alone (it is too small for the rounds above to
     // resolve: two identical servers differ by several percent between rounds), against a
     // request's processor time by hand.
@@ -160,11 +171,22 @@ let responder =
     isControl
     ? BothWirings(control: buildHandWiredRouter(repository: repository).buildResponder(), byHand: byHand)
     : BothWirings(app: buildRouter(services: .main).buildResponder(), byHand: byHand)
+if CommandLine.arguments.contains("--in-process") {  // the requests without the network only, for a profiler
+    guard let cost = try await inProcessCost(responder, requests: 1_000, rounds: rounds, only: profiled) else {
+        print("TodoLoad: FAILED (a response was not what its request asked for)")
+        exit(1)
+    }
+    let figures = cost.map { "\($0.key) \(String(format: "%.1f", $0.value))" }
+    print("TodoLoad: in process, µs of CPU a request: \(figures.joined(separator: ", "))")
+    exit(0)
+}
 var passed = false
 try await serving({
     Application(responder: responder, configuration: configuration, onServerRunning: $0, logger: logger)
 }) { port in
-    passed = try await withConnections(concurrency, to: port) { try await runRounds(on: $0, port: port) }
+    passed = try await withConnections(concurrency, to: port) {
+        try await runRounds(on: $0, port: port, responder: responder)
+    }
 }
 print(passed ? "TodoLoad: passed" : "TodoLoad: FAILED")
 exit(passed ? 0 : 1)
