@@ -73,7 +73,8 @@ final class RseHandOver: @unchecked Sendable {
 
     /// In a process of its own (parallel tests keep bindings alive): 200 tasks bind a container at
     /// once; while one is bound the flag is up, a task started inside keeps it up after its body
-    /// returned, and when all are gone, the count is 0 and the flag down.
+    /// returned (a read that sees no binding leaves it up then), and when all are gone, the count
+    /// is 0 and the first read that sees no binding, static call or resolution, lowers the flag.
     @Test func bindingsThatComeAndGoLeaveNoneCounted() async {
         await #expect(processExitsWith: .success) {
             fxStartWatchdog(seconds: 60)
@@ -94,17 +95,68 @@ final class RseHandOver: @unchecked Sendable {
                     }
                 }
             }
-            invRequire(counted() == (0, false), "all 200 bindings ended")
+            invRequire(counted() == (0, true), "all 200 bindings ended; the flag waits for a read")
+            invRequire(Resolver.current === Resolver.root, "no binding here")
+            invRequire(counted() == (0, false), "a read that sees no binding lowers the flag")
 
             let release = DispatchSemaphore(value: 0)
-            let started: Task<Void, Never> = Resolver.withContainer(r) {
-                Task { release.wait() }
+            let started: Task<Resolver, Never> = Resolver.withContainer(r) {
+                Task {
+                    release.wait()
+                    return Resolver.current
+                }
             }
             invRequire(counted() == (1, true), "a task started inside keeps its binding")
+            invRequire(Resolver.current === Resolver.root, "no binding here")
+            invRequire(counted() == (1, true), "a read that sees no binding leaves the flag up while one exists")
             release.signal()
-            await started.value
+            invRequire(await started.value === r, "the task reads its binding")
             for _ in 0..<1_000 where counted().0 != 0 { await Task.yield() }
-            invRequire(counted() == (0, false), "the task's end ends its binding")
+            invRequire(counted() == (0, true), "the task's end ends its binding")
+            Resolver.root.register { RseValue(number: 7) }
+            invRequire(Resolver.resolve(RseValue.self) == RseValue(number: 7), "resolved from the root")
+            invRequire(counted() == (0, false), "a resolution that sees no binding lowers the flag")
+        }
+    }
+
+    /// In a process of its own: while threads read with no binding (each such read may lower the
+    /// flag) and tasks come and go each with a container of its own bound, every read inside a
+    /// binding, static call or resolution, finds its own container: the flag is never down while
+    /// a binding exists.
+    @Test func readsWithoutABindingNeverHideAnother() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 60)
+            Resolver.root.register { RseValue(number: 0) }
+            let done = FxCounter()
+            let readers = (0..<2).map { _ in
+                Thread {
+                    while done.value == 0 {
+                        invRequire(Resolver.current === Resolver.root, "no binding on this thread")
+                        invRequire(Resolver.resolve(RseValue.self) == RseValue(number: 0), "the root's value")
+                    }
+                }
+            }
+            for reader in readers { reader.start() }
+            for round in 0..<50 {
+                await withTaskGroup(of: Void.self) { group in
+                    for number in 1...8 {
+                        group.addTask {
+                            let container = Resolver()
+                            container.register { RseValue(number: number) }
+                            await Resolver.withContainer(container) {
+                                for _ in 0..<20 {
+                                    invRequire(Resolver.current === container, "round \(round): its own container")
+                                    invRequire(
+                                        Resolver.resolve(RseValue.self) == RseValue(number: number),
+                                        "round \(round): its own value")
+                                    await Task.yield()
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            done.increment()
         }
     }
 

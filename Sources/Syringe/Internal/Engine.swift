@@ -244,12 +244,13 @@ extension Resolver {
         bindingRead: Bool = false, reading read: (AnyKept) -> Void
     ) -> Plan {
         var isNewDependency = false
+        var foundNoBinding = false
         let plan = registryLock.withReadLock(resolution.stripe) { () -> Plan in
             // While no binding exists, no task can see one: the task-local value is not read. When
             // one does, it is read here rather than in a second plan.
             var bound: Unmanaged<Resolver>?
             if resolution.depth == 0 && Globals.hasBindings && resolution.asyncStep == nil && !bindingRead {
-                bound = boundContainerUnlessContinuing()
+                bound = boundContainerUnlessContinuing(foundNone: &foundNoBinding)
                 if bound == nil { return Plan(.unbound) }  // continues an async build's path
             }
             guard
@@ -266,6 +267,7 @@ extension Resolver {
             return plan
         }
         if isNewDependency { record(key, in: resolution) }
+        if foundNoBinding { Globals.lowerBindingFlagUnlessBound() }
         guard plan.kind == .unbound || plan.kind == .bootstrap || plan.kind == .copy || plan.kind == .share else {
             return plan
         }
@@ -312,13 +314,16 @@ extension Resolver {
         }
     }
 
-    /// The container a call outside any factory resolves from: the task's binding's, else the root;
-    /// nil when the call continues an async build's path instead. Read lock held: reading the
-    /// task-local value runs no user code, and what it returns is also held by the task-local
-    /// storage of a scope this call is inside, so it is used uncounted.
+    /// The container a call outside any factory resolves from: the task's binding's, else the root
+    /// (`foundNone` set); nil when the call continues an async build's path instead. Read lock
+    /// held: reading the task-local value runs no user code, and what it returns is also held by
+    /// the task-local storage of a scope this call is inside, so it is used uncounted.
     @inline(never)
-    private static func boundContainerUnlessContinuing() -> Unmanaged<Resolver>? {
-        guard let binding = Resolver.binding else { return .passUnretained(Globals.root) }
+    private static func boundContainerUnlessContinuing(foundNone: inout Bool) -> Unmanaged<Resolver>? {
+        guard let binding = Resolver.binding else {
+            foundNone = true
+            return .passUnretained(Globals.root)
+        }
         return binding.asyncStep == nil ? .passUnretained(binding.container) : nil
     }
 
