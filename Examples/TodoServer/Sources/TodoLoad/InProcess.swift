@@ -13,22 +13,13 @@ import TodoKit
 /// Rounds of `requests` requests alternate between the wirings; the medians are returned.
 /// Returns nil when a response is not what the request asked for.
 func inProcessCost(
-    _ responder: BothWirings, requests: Int, rounds: Int, concurrency: Int = 1, only: Wiring? = nil
+    _ responder: BothWirings, requests: Int, rounds: Int, only: Wiring? = nil
 ) async throws -> [Wiring: Double]? {
     var costs: [Wiring: [Double]] = [:]
     for index in 0..<rounds {
         for wiring in only.map({ [$0] }) ?? (index % 2 == 0 ? [Wiring.hand, .app] : [.app, .hand]) {
             let start = clock()
-            let passed = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for worker in 0..<concurrency {
-                    group.addTask {
-                        try await send(
-                            requests / concurrency, wiring, to: responder, worker: "\(wiring)-\(index)-\(worker)")
-                    }
-                }
-                return try await group.allSatisfy { $0 }
-            }
-            guard passed else { return nil }
+            guard try await send(requests, wiring, to: responder, worker: "\(wiring)-\(index)") else { return nil }
             costs[wiring, default: []].append(Double(clock() - start) / Double(CLOCKS_PER_SEC) / Double(requests) * 1e6)
         }
     }

@@ -90,6 +90,16 @@ func measureInProcess(responder: BothWirings, inMemoryResponder: BothWirings) as
     return isControl || cost / request < 0.05
 }
 
+/// The app over `services` and the routes wired by hand over `repository` (the same one), or, with
+/// `--control`, the hand-wired routes in both places.
+func bothWirings(services: Resolver, repository: any TodoRepository) -> BothWirings {
+    let byHand = buildHandWiredRouter(repository: repository).buildResponder()
+    guard !isControl else {
+        return BothWirings(control: buildHandWiredRouter(repository: repository).buildResponder(), byHand: byHand)
+    }
+    return BothWirings(app: buildRouter(services: services).buildResponder(), byHand: byHand)
+}
+
 /// Runs the rounds over `connections`; false when one of them failed.
 @MainActor
 func runRounds(
@@ -179,27 +189,15 @@ Resolver.install(TodoServices(databasePath: directory.appendingPathComponent("to
 // What `buildApplication` does: the async singleton's one build, before the first request. Both
 // wirings use this repository: they differ in the wiring alone.
 let repository = try await Resolver.main.tryResolveAsync((any TodoRepository).self)
-let byHand = buildHandWiredRouter(repository: repository).buildResponder()
-let responder =
-    isControl
-    ? BothWirings(control: buildHandWiredRouter(repository: repository).buildResponder(), byHand: byHand)
-    : BothWirings(app: buildRouter(services: .main).buildResponder(), byHand: byHand)
+let responder = bothWirings(services: .main, repository: repository)
 // For the requests in process: both wirings over one repository in memory, so that the database's
 // disk work (which varies from round to round) does not hide the wirings' difference.
 let inMemory = Resolver()
 inMemory.install(InMemoryServices())
-let inMemoryByHand = buildHandWiredRouter(repository: inMemory.resolve()).buildResponder()
-let inMemoryResponder =
-    isControl
-    ? BothWirings(
-        control: buildHandWiredRouter(repository: inMemory.resolve()).buildResponder(), byHand: inMemoryByHand)
-    : BothWirings(app: buildRouter(services: inMemory).buildResponder(), byHand: inMemoryByHand)
+let inMemoryResponder = bothWirings(services: inMemory, repository: inMemory.resolve())
 if CommandLine.arguments.contains("--in-process") {  // the requests without the network only, for a profiler
     guard
-        let cost = try await inProcessCost(
-            inMemoryResponder, requests: 5_000, rounds: rounds,
-            concurrency: option("--in-process-concurrency", default: 1),
-            only: profiled)
+        let cost = try await inProcessCost(inMemoryResponder, requests: 5_000, rounds: rounds, only: profiled)
     else {
         print("TodoLoad: FAILED (a response was not what its request asked for)")
         exit(1)
