@@ -69,10 +69,18 @@ struct BothWirings: HTTPResponder {
 
 /// What `RequestScopeMiddleware` does, into the request context instead of a container.
 struct HandWiredScopeMiddleware: RouterMiddleware {
+    /// Processor time each request spends first, busy (`--hand-busy-nanoseconds`): with the app's
+    /// in-process cost here, the two wirings differ over the network by what the network adds.
+    let busy: Duration
+
     func handle(
         _ request: Request, context: HandWiredContext,
         next: (Request, HandWiredContext) async throws -> Response
     ) async throws -> Response {
+        if busy > .zero {
+            let end = ContinuousClock.now + busy
+            while ContinuousClock.now < end {}
+        }
         guard let user = request.headers[.user], !user.isEmpty else {
             throw HTTPError(.unauthorized, message: "Name the user in the x-user header.")
         }
@@ -84,11 +92,11 @@ struct HandWiredScopeMiddleware: RouterMiddleware {
     }
 }
 
-func buildHandWiredRouter(repository: any TodoRepository) -> Router<HandWiredContext> {
+func buildHandWiredRouter(repository: any TodoRepository, busy: Duration = .zero) -> Router<HandWiredContext> {
     let router = Router(context: HandWiredContext.self)
     router.get("health") { _, _ in HTTPResponse.Status.ok }
 
-    let todos = router.group("todos").add(middleware: HandWiredScopeMiddleware())
+    let todos = router.group("todos").add(middleware: HandWiredScopeMiddleware(busy: busy))
     todos.post { request, context in
         let input = try await request.decode(as: NewTodo.self, context: context)
         let todos = EditTodos(repository: repository, user: context.user, logger: context.logger)

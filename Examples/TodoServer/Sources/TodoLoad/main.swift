@@ -30,13 +30,24 @@ let roundLength = Duration.milliseconds(option("--round-milliseconds", default: 
 /// `--control`: serve the routes wired by hand in the app's place too, to see how far two identical
 /// wirings differ on this machine.
 let isControl = CommandLine.arguments.contains("--control")
+/// `--hand-busy-nanoseconds N`: processor time each hand-wired request spends busy first, to see
+/// whether the difference over the network follows the in-process cost.
+let handBusy = Duration.nanoseconds(option("--hand-busy-nanoseconds", default: 0))
+/// What the output calls the app's slot: the hand-wired routes serve it with `--control`.
+let appLabel = isControl ? "control" : "Syringe"
+/// What the output calls the difference between the two slots.
+let costLabel = isControl ? "the control" : "a container per request"
 /// `--profile hand` or `--profile app`: load that wiring alone, `--rounds` times, under a profiler.
 let profiled = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
     $0 + 1 < CommandLine.arguments.count ? Wiring(rawValue: CommandLine.arguments[$0 + 1]) : nil
 }
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TodoLoad-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: directory) }
+/// Ends the run, removing the database directory (`exit` skips any `defer`).
+func finish(passing: Bool) -> Never {
+    try? FileManager.default.removeItem(at: directory)
+    exit(passing ? 0 : 1)
+}
 
 var logger = Logger(label: "TodoLoad")
 logger.logLevel = .warning
@@ -79,9 +90,9 @@ func measureInProcess(responder: BothWirings, inMemoryResponder: BothWirings) as
     let cost = appInMemory - handInMemory
     print(
         "    over a repository in memory: by hand \(String(format: "%.1f", handInMemory)) µs of CPU a request, "
-            + "Syringe \(String(format: "%.1f", appInMemory)) µs (medians of 21 rounds)")
+            + "\(appLabel) \(String(format: "%.1f", appInMemory)) µs (medians of 21 rounds)")
     print(
-        "    a container per request costs \(String(format: "%.1f", cost)) µs of the "
+        "    \(costLabel) costs \(String(format: "%.1f", cost)) µs of the "
             + "\(String(format: "%.1f", request)) µs a request takes in the server by hand over the database: "
             + "\(String(format: "%.1f", cost / request * 100))% (the limit is 5%)")
     // Syringe's own part of a request, measured alone, for comparison: in the server it costs more.
@@ -93,7 +104,7 @@ func measureInProcess(responder: BothWirings, inMemoryResponder: BothWirings) as
 /// The app over `services` and the routes wired by hand over `repository` (the same one), or, with
 /// `--control`, the hand-wired routes in both places.
 func bothWirings(services: Resolver, repository: any TodoRepository) -> BothWirings {
-    let byHand = buildHandWiredRouter(repository: repository).buildResponder()
+    let byHand = buildHandWiredRouter(repository: repository, busy: handBusy).buildResponder()
     guard !isControl else {
         return BothWirings(control: buildHandWiredRouter(repository: repository).buildResponder(), byHand: byHand)
     }
@@ -134,9 +145,9 @@ func runRounds(
 
     passed = try await measureInProcess(responder: responder, inMemoryResponder: inMemoryResponder)
     _ = try await round("warm-up, by hand", .hand, on: connections, requests: requests)
-    _ = try await round("warm-up, Syringe", .app, on: connections, requests: requests)
+    _ = try await round("warm-up, \(appLabel)", .app, on: connections, requests: requests)
     let before = try await settledResidentMemory()
-    _ = try await round("run, Syringe", .app, on: connections, requests: requests)
+    _ = try await round("run, \(appLabel)", .app, on: connections, requests: requests)
     let after = try await settledResidentMemory()
     let growth = Double(after - before) / megabyte
     print(
@@ -173,9 +184,9 @@ func runRounds(
     costs.sort()
     print("  \(rounds) rounds of \(roundLength) each, medians:")
     print("    by hand: \(hand)")
-    print("    Syringe: \(wired)")
+    print("    \(appLabel): \(wired)")
     print(
-        "    a container per request costs \(String(format: "%.1f", (1 - wired.rate / hand.rate) * 100))% of the "
+        "    \(costLabel) costs \(String(format: "%.1f", (1 - wired.rate / hand.rate) * 100))% of the "
             + "requests per second, \(String(format: "%.1f", wired.cpu - hand.cpu)) µs of CPU a request")
     print(
         "    pair by pair: \(String(format: "%.1f", costs[costs.count / 2]))% (median), from "
@@ -200,11 +211,11 @@ if CommandLine.arguments.contains("--in-process") {  // the requests without the
         let cost = try await inProcessCost(inMemoryResponder, requests: 5_000, rounds: rounds, only: profiled)
     else {
         print("TodoLoad: FAILED (a response was not what its request asked for)")
-        exit(1)
+        finish(passing: false)
     }
     let figures = cost.map { "\($0.key) \(String(format: "%.1f", $0.value))" }
     print("TodoLoad: in process, µs of CPU a request: \(figures.joined(separator: ", "))")
-    exit(0)
+    finish(passing: true)
 }
 var passed = false
 try await serving({
@@ -215,4 +226,4 @@ try await serving({
     }
 }
 print(passed ? "TodoLoad: passed" : "TodoLoad: FAILED")
-exit(passed ? 0 : 1)
+finish(passing: passed)
