@@ -416,8 +416,8 @@ extension AnyProvider {
     /// Records that the factory resolves `key`, for the dependency graph, if it was not seen
     /// before: from an async factory, where the synchronous path's frames do not see it.
     func noteDependency(_ key: Key) {
-        let isNew = registryLock.withReadLock(Resolution.current.stripe) { !observedDependencies.contains(key) }
-        if isNew { registryLock.withWriteLock { _ in recordDependency(key) } }
+        let observed = registryLock.withReadLock(Resolution.current.stripe) { observedDependencies }
+        if !observed.contains(key) { registryLock.withWriteLock { _ in recordDependency(key) } }
     }
 }
 

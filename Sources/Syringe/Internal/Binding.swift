@@ -52,6 +52,12 @@ class AnyProvider: AnyBinding {
     /// What the factory resolves, known without running it (from `autoregister`).
     var declaredDependencies: [Key]?
     /// The keys the factory was seen resolving, in order: the edges of ``DependencyGraph``.
+    ///
+    /// Every access copies it out or swaps it in, calling nothing while it lasts: the optimizer then
+    /// drops the run-time exclusivity check that each access of a class's stored property otherwise
+    /// makes, which every resolution inside a factory paid to read it (callgrind, a static
+    /// resolution: chain3 4,794 → 4,648 instructions, ten singletons resolved by one factory
+    /// 12,541 → 11,759).
     private(set) var observedDependencies: [Key] = []
     /// The contexts with a factory of their own (`.onTest`, …), if any (``Traits/hasContexts``).
     fileprivate(set) var contextFactories: AnyContextFactories?
@@ -142,14 +148,18 @@ class AnyProvider: AnyBinding {
     /// resolve their dependencies in the same order every time). Read lock held.
     @inline(__always)
     func knowsDependency(_ key: Key, expectedAt position: Int) -> Bool {
-        if position < observedDependencies.count && observedDependencies[position] == key { return true }
-        return observedDependencies.count >= 64 || observedDependencies.contains(key)
+        let observed = observedDependencies
+        if position < observed.count && observed[position] == key { return true }
+        return observed.count >= 64 || observed.contains(key)
     }
 
     /// Records a dependency. At most 64: a factory that resolves keys made at run time (names,
     /// say) must not grow the record without bound. Write lock held.
     func recordDependency(_ key: Key) {
-        if observedDependencies.count < 64 && !observedDependencies.contains(key) { observedDependencies.append(key) }
+        var observed = observedDependencies
+        guard observed.count < 64 && !observed.contains(key) else { return }
+        observed.append(key)
+        swap(&observedDependencies, &observed)
     }
 
     /// Forgets what is cached for resolutions from `container`, or the registration's own when nil.
