@@ -24,17 +24,26 @@ struct LoadResult {
     }
 }
 
-/// Sends `requests` requests over `connections`, served as `wiring` says, one request in flight on
-/// each, all of them at once. Each pair of requests creates a todo (`POST /todos`) and reads it back
+/// Sends requests over `connections`, served as `wiring` says, one request in flight on each, all
+/// of them at once: `requests` of them in all, or, with `duration`, as many as fit until it has
+/// passed. A timed round keeps every connection busy for the whole round and ends with the last
+/// response (at most one request past the deadline on each), so that no round ends on a few
+/// stragglers. Each pair of requests creates a todo (`POST /todos`) and reads it back
 /// (`GET /todos/:id`), for a user and with a request id of its own; every response is checked to
 /// carry that request's id, user and todo.
-func load(_ connections: [TestClient], _ wiring: Wiring, requests: Int, round: String) async throws -> LoadResult {
+func load(
+    _ connections: [TestClient], _ wiring: Wiring, requests: Int = 0, for duration: Duration? = nil, round: String
+) async throws -> LoadResult {
     let start = ContinuousClock.now
+    let deadline = duration.map { start + $0 }
     let cpuStart = clock()
     var result = try await withThrowingTaskGroup(of: LoadResult.self) { group in
         for (index, connection) in connections.enumerated() {
-            let count = requests / connections.count + (index < requests % connections.count ? 1 : 0)
-            group.addTask { try await run(count, wiring, on: connection, worker: "\(round)-w\(index)") }
+            let count =
+                deadline == nil ? requests / connections.count + (index < requests % connections.count ? 1 : 0) : .max
+            group.addTask {
+                try await run(count, wiring, until: deadline, on: connection, worker: "\(round)-w\(index)")
+            }
         }
         return try await group.reduce(LoadResult(), +)
     }
@@ -91,32 +100,8 @@ func withConnections<R>(
     }
 }
 
-/// Sends requests over `connections`, one in flight on each, until `duration` has passed: every
-/// connection is busy for the whole round, which ends with the last response (at most one request
-/// past the deadline on each), so no round ends on a few stragglers. Checked as ``load(_:requests:round:)``
-/// checks them.
-func load(
-    _ connections: [TestClient], _ wiring: Wiring, for duration: Duration, round: String
-) async throws -> LoadResult {
-    let start = ContinuousClock.now
-    let deadline = start + duration
-    let cpuStart = clock()
-    var result = try await withThrowingTaskGroup(of: LoadResult.self) { group in
-        for (index, connection) in connections.enumerated() {
-            group.addTask {
-                try await run(.max, wiring, until: deadline, on: connection, worker: "\(round)-w\(index)")
-            }
-        }
-        return try await group.reduce(LoadResult(), +)
-    }
-    result.seconds = (ContinuousClock.now - start) / .seconds(1)
-    result.cpuSeconds = Double(clock() - cpuStart) / Double(CLOCKS_PER_SEC)
-    return result
-}
-
 private func run(
-    _ count: Int, _ wiring: Wiring, until deadline: ContinuousClock.Instant? = nil, on client: TestClient,
-    worker: String
+    _ count: Int, _ wiring: Wiring, until deadline: ContinuousClock.Instant?, on client: TestClient, worker: String
 ) async throws -> LoadResult {
     var result = LoadResult()
     var created: Todo?

@@ -121,12 +121,7 @@ func runRounds(
         _ name: String, _ wiring: Wiring, on connections: [TestClient], requests: Int, for duration: Duration? = nil,
         quiet: Bool = false
     ) async throws -> LoadResult {
-        let result =
-            if let duration {
-                try await load(connections, wiring, for: duration, round: name)
-            } else {
-                try await load(connections, wiring, requests: requests, round: name)
-            }
+        let result = try await load(connections, wiring, requests: requests, for: duration, round: name)
         if !quiet || result.errors > 0 || result.violations > 0 {
             print(
                 "  \(name): \(result.requests) requests, \(result.errors) errors, "
