@@ -34,7 +34,7 @@ extension Resolver {
     ) -> sending T {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
+        defer { mark.end(resolution) }
         let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
         let site = SourceLocation(file: file, line: line)
         do throws(ResolutionError) {
@@ -162,7 +162,7 @@ extension Resolver {
     ) throws(ResolutionError) -> sending T {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
+        defer { mark.end(resolution) }
         let key = Key(T.self, qualifier: qualifier, scope: scope, name: name)
         let site = SourceLocation(file: file, line: line)
         do throws(ResolutionError) {
@@ -211,8 +211,9 @@ extension Resolver {
         guard !candidates.isEmpty else { return nil }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
-        let mark = MainActorMark(isolation, .current)
-        defer { mark.end() }
+        let resolution = Resolution.current
+        let mark = MainActorMark(isolation, resolution)
+        defer { mark.end(resolution) }
         return try resolveConverting(candidates, values: all, as: T.self, site: site)
     }
 
@@ -260,7 +261,7 @@ extension Resolver {
         let site = SourceLocation(file: file, line: line)
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
+        defer { mark.end(resolution) }
         bootstrapIfPending(resolution)
         let bindings = withChainReadLock(resolution) {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
@@ -306,7 +307,7 @@ extension Resolver {
     ) throws(ResolutionError) -> T? {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
+        defer { mark.end(resolution) }
         let depth = resolution.depth
         do {
             let value: T = try Resolver.resolve(key, from: self, arguments: arguments, site: site, in: resolution)
@@ -323,7 +324,7 @@ extension Resolver {
     ) -> T {
         Resolution.withCurrent { resolution in
             let mark = MainActorMark(isolation, resolution)
-            defer { mark.end() }
+            defer { mark.end(resolution) }
             do throws(ResolutionError) {
                 return try Resolver.resolve(key, from: container, site: site, in: resolution)
             } catch {

@@ -74,7 +74,7 @@ extension Resolver {
     ) throws(ResolutionError) -> T {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
-        defer { mark.end() }
+        defer { mark.end(resolution) }
         return try resolution.continuing(step) { () throws(ResolutionError) -> T in
             guard let arguments else {
                 return try Resolver.resolve(key, from: container, provider: given, site: site, in: resolution)

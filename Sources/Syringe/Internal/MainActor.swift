@@ -63,24 +63,25 @@ func isOnMainDispatchQueue() -> Bool {
 /// Notes, for the length of a resolve call, that its caller is isolated to the main actor: a
 /// main-actor-bound registration further down the (synchronous) resolution reads the note.
 struct MainActorMark {
-    private let resolution: Resolution?
-    private let previous: Bool
+    /// The note this mark replaced; nil when the caller is not on the main actor. The resolution
+    /// is not kept here but passed to ``end(_:)``: keeping it counted a reference a resolve call
+    /// from main-actor code.
+    private let previous: Bool?
 
     @inline(__always)
     init(_ isolation: (any Actor)?, _ resolution: Resolution) {
         guard isMainActor(isolation) else {
-            self.resolution = nil
-            previous = false
+            previous = nil
             return
         }
-        self.resolution = resolution
         previous = resolution.callerIsOnMainActor
         resolution.callerIsOnMainActor = true
     }
 
+    /// Restores the note on `resolution`, the one the mark was made with.
     @inline(__always)
-    func end() {
-        resolution?.callerIsOnMainActor = previous
+    func end(_ resolution: Resolution) {
+        if let previous { resolution.callerIsOnMainActor = previous }
     }
 }
 
@@ -88,8 +89,12 @@ struct MainActorMark {
 @inline(__always)
 func isMainActor(_ isolation: (any Actor)?) -> Bool {
     guard let isolation else { return false }
-    return isolation === MainActor.shared
+    return ObjectIdentifier(isolation) == mainActorIdentity
 }
+
+/// The main actor's identity, read once: each read of `MainActor.shared` is a call that makes sure
+/// its static object is initialized and counts a reference to it.
+private let mainActorIdentity = ObjectIdentifier(MainActor.shared)
 
 /// Calls a main-actor function from nonisolated code that has checked it runs on the main actor
 /// (``Resolution/isOnMainActor``). `MainActor.assumeIsolated` checks it again, so a mistake here
