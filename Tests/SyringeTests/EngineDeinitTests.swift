@@ -37,6 +37,43 @@ final class InvProbe {
     init(toucher: InvToucher) { self.toucher = toucher }
 }
 
+/// A `.graph` instance whose deinitializer resolves a transient and another `.graph` registration
+/// from `container`: a top-level resolution of its own, started while the one that built it ends.
+final class InvGraphUnit {
+    let container: Resolver
+    let deinits: FxCounter
+
+    init(container: Resolver, deinits: FxCounter) {
+        self.container = container
+        self.deinits = deinits
+    }
+
+    deinit {
+        _ = container.resolve(InvMarker.self)
+        _ = container.resolve(InvGraphLeaf.self)
+        deinits.increment()
+    }
+}
+
+final class InvGraphLeaf {}
+
+/// A container with a `.graph` ``InvGraphUnit`` registered, and the counter of its deinitializations.
+func invGraphUnitContainer() -> (Resolver, FxCounter) {
+    let c = Resolver()
+    let deinits = FxCounter()
+    c.register { InvMarker() }
+    c.register(lifetime: .graph) { InvGraphLeaf() }
+    c.register(lifetime: .graph) { InvGraphUnit(container: c, deinits: deinits) }
+    return (c, deinits)
+}
+
+/// Made by a factory that resolves an ``InvGraphUnit``; its lazy wrapper, made during the
+/// resolution, keeps the resolution's `.graph` scope after it ends.
+final class InvLazyScreen {
+    @LazyInject var later: InvMarker
+    init(container: Resolver) { _later = LazyInject(container: container) }
+}
+
 /// A `.weak` instance with nothing inside.
 final class InvWeakThing {}
 
@@ -219,6 +256,40 @@ func invRequire(_ condition: Bool, _ message: String) {
             }
             test = nil
             invRequire(deinits.value == 100, "every captured toucher was released")
+        }
+    }
+
+    // MARK: The end of a resolution
+
+    @Test func aGraphInstanceWhoseDeinitializerResolvesIsReleasedSafely() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let (c, deinits) = invGraphUnitContainer()
+            c.register(name: "screen") { (r: Resolver) -> InvWeakThing in
+                _ = r.resolve(InvGraphUnit.self)
+                return InvWeakThing()
+            }
+            _ = c.resolve(InvWeakThing.self, name: "screen")
+            invRequire(deinits.value == 1, "the end of the resolution released its .graph instance")
+            _ = c.resolve(InvWeakThing.self, name: "screen")
+            invRequire(deinits.value == 2, "the next resolution built and released its own")
+        }
+    }
+
+    @Test func aGraphInstanceWhoseDeinitializerResolvesIsReleasedSafelyWhenALazyWrapperKeepsTheScope() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let (c, deinits) = invGraphUnitContainer()
+            c.register { (r: Resolver) -> InvLazyScreen in
+                _ = r.resolve(InvGraphUnit.self)
+                return InvLazyScreen(container: c)
+            }
+            let screen: InvLazyScreen = c.resolve()
+            invRequire(deinits.value == 1, "the end of the resolution released its .graph instance")
+            _ = screen.later
+            let again: InvLazyScreen = c.resolve()
+            invRequire(deinits.value == 2, "the next resolution built and released its own")
+            withExtendedLifetime((screen, again)) {}
         }
     }
 

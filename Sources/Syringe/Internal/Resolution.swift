@@ -245,8 +245,9 @@ final class Resolution {
         if isKnownUniquelyReferenced(&graph) {
             graph.empty()
         } else {
-            graph.retire()
+            let retired = graph
             graph = GraphScope()
+            retired.retire()
         }
     }
 
@@ -355,17 +356,24 @@ final class GraphScope {
         return entries.updateValue(Entry(store: store, instance: instance), forKey: ObjectIdentifier(store))
     }
 
+    /// Lets go of the instances once the scope is empty: a deinitializer that resolves starts a
+    /// top-level resolution of its own, with this scope.
     func empty() {
-        entries.removeAll()
         isTouched = false
+        var released: [ObjectIdentifier: Entry] = [:]
+        swap(&released, &entries)
+        withExtendedLifetime(released) {}
     }
 
-    /// Ends the resolution's hold: what a lazy wrapper may still ask for is kept weakly.
+    /// Ends the resolution's hold: what a lazy wrapper may still ask for is kept weakly. The
+    /// instances are let go once that is done, for the same reason as in ``empty()``.
     func retire() {
-        for (id, entry) in entries {
+        let held = entries
+        for (id, entry) in held {
             guard let instance = entry.instance else { continue }
             entries[id] = instance.object.map { Entry(store: entry.store, object: $0, boxType: type(of: instance)) }
         }
+        withExtendedLifetime(held) {}
     }
 }
 
