@@ -16,14 +16,20 @@ public struct Registration<T>: @unchecked Sendable {
     /// registration; singleton and scoped instances are shared between `T` and every `P`.
     ///
     /// Writes `P`'s key: whichever of this and an explicit `register(P.self)` comes last wins.
+    /// The key follows the registration: registering `T` again (with the same qualifier, scope
+    /// and name) moves it to the new registration, and removing the registration removes it.
     ///
     /// ```swift
     /// Resolver.register { NetworkService() }.implements(NetworkServiceProtocol.self)
     /// ```
+    ///
+    /// Swift cannot check that a `T` is a `P` here; ``Resolver/verify(skipping:providing:isolation:)``
+    /// reports a key whose instance is not.
     @discardableResult
     public func implements<P>(_ type: P.Type, file: StaticString = #fileID, line: UInt = #line) -> Registration<T> {
         let key = provider.key.with(type: P.self)
-        resolver.store(Alias(key: key, target: provider, site: SourceLocation(file: file, line: line)))
+        let site = SourceLocation(file: file, line: line)
+        resolver.store(Alias(key: key, target: provider, site: site) { $0 is P })
         return self
     }
 

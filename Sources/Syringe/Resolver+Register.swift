@@ -269,7 +269,7 @@ extension Resolver {
                 return .stored
             }
             if !registry.allowsOverrides, let existing = registry.bindings[binding.key] { return .duplicate(existing) }
-            leftovers.append(registry.bind(binding))
+            registry.bind(binding, leftovers: &leftovers)
             return .stored
         }
     }

@@ -1,7 +1,8 @@
 // MARK: - Removing registrations and dropping cached instances
 
 extension Resolver {
-    /// Removes the registration of `type` under `qualifier` (and `name`), if any.
+    /// Removes the registration of `type` under `qualifier` (and `name`), if any, and the keys
+    /// `.implements` wrote for it.
     ///
     /// ```swift
     /// resolver.clearRegistration(for: ClassA.self)
@@ -46,14 +47,17 @@ extension Resolver {
         removeBindings { sameType($0.key.scope, scope) && sameType($0.key.qualifier, qualifier) }
     }
 
-    /// Removes every registration except those of the given types.
+    /// Removes every registration except those of the given types, which keep the keys
+    /// `.implements` wrote for them.
     ///
     /// ```swift
     /// resolver.clearAllRegistrations(except: [ClassB.self])
     /// ```
     public func clearAllRegistrations(except types: [Any.Type]) {
         let kept = Set(types.map(ObjectIdentifier.init))
-        removeBindings { !kept.contains(ObjectIdentifier($0.key.type)) }
+        removeBindings {
+            !kept.contains(ObjectIdentifier($0.key.type)) && !kept.contains(ObjectIdentifier($0.provider.key.type))
+        }
     }
 
     /// Forgets the cached instances of the given types (every qualifier, scope and name);
@@ -93,14 +97,14 @@ extension Resolver {
 
     private func removeBinding(_ key: Key) {
         registryLock.withWriteLock { leftovers in
-            leftovers.append(registry.unbind(key))
+            registry.unbind(key, leftovers: &leftovers)
         }
     }
 
     private func removeBindings(where matches: (AnyBinding) -> Bool) {
         registryLock.withWriteLock { leftovers in
             for binding in registry.bindings.values where matches(binding) {
-                leftovers.append(registry.unbind(binding.key))
+                registry.unbind(binding.key, leftovers: &leftovers)
             }
         }
     }

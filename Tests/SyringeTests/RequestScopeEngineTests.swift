@@ -352,7 +352,8 @@ final class RseHandOver: @unchecked Sendable {
                     continuation.resume()
                 }.start()
             }
-            #expect(child.resolve(RseService.self, name: "v15").number == 15)
+            // The key `.implements` wrote follows `RseThing`'s registration to its replacement.
+            #expect(child.resolve(RseService.self, name: "v15").number == 115)
         }
     }
 }

@@ -131,14 +131,24 @@ extension Resolver {
         var outcomes: [Key: ResolutionError?] = [:]
         for binding in plan.bindings where binding.provider.isAsync {
             do {
-                _ = try await binding.provider.resolveErasedAsync(
+                let value = try await binding.provider.resolveErasedAsync(
                     as: binding.key, from: sandbox, arguments: nil, site: nil, isolation: isolation)
+                try Self.check(value, servedFor: binding, in: sandbox)
                 outcomes[binding.key] = .some(nil)
             } catch {
                 outcomes[binding.key] = error as? ResolutionError
             }
         }
         return verify(plan, in: sandbox, asyncOutcomes: outcomes, lendingMainActor: isMainActor(isolation))
+    }
+
+    /// Throws when `binding` is a key `.implements` wrote and `value`, built by its registration,
+    /// is not of the key's type: resolving the key would stop the program.
+    private static func check(_ value: Any, servedFor binding: AnyBinding, in sandbox: Resolver) throws(ResolutionError)
+    {
+        guard let alias = binding as? Alias, !alias.accepts(value) else { return }
+        throw ResolutionError(
+            .notConvertible(from: type(of: value)), key: alias.key, path: [], container: sandbox, site: alias.site)
     }
 
     /// The throw-away container a verification builds in.
@@ -162,8 +172,9 @@ extension Resolver {
                     if let error = outcome { throw error }
                     return
                 }
-                _ = try binding.provider.resolveErased(
+                let value = try binding.provider.resolveErased(
                     as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
+                try Self.check(value, servedFor: binding, in: sandbox)
             }
             let isMainActorBound = registryLock.withReadLock(resolution.stripe) { binding.provider.isMainActorBound }
             run.add(

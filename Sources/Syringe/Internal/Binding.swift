@@ -23,12 +23,24 @@ class AnyBinding {
 }
 
 /// A key written by `.implements(P.self)`: serves `P` from another registration, sharing its
-/// instances.
+/// instances. It follows the registration: when the registration's key is bound anew, it serves
+/// the new binding; when the registration is removed, so is it (``Registry/bind(_:leftovers:)``).
 final class Alias: AnyBinding {
     var target: AnyProvider { aliasTarget! }
+    /// Whether a value is a `P`, which the compiler cannot check for `.implements(P.self)`:
+    /// `verify()` asks it of the instance it builds.
+    let accepts: (Any) -> Bool
 
-    init(key: Key, target: AnyProvider, site: SourceLocation) {
+    init(key: Key, target: AnyProvider, site: SourceLocation, accepts: @escaping (Any) -> Bool) {
+        self.accepts = accepts
         super.init(key: key, site: site, aliasTarget: target)
+    }
+
+    /// The same key, written at the same place and in the same order, served by `target`.
+    func moved(to target: AnyProvider) -> Alias {
+        let moved = Alias(key: key, target: target, site: site, accepts: accepts)
+        moved.order = order
+        return moved
     }
 }
 
@@ -61,6 +73,9 @@ class AnyProvider: AnyBinding {
     private(set) var observedDependencies: [Key] = []
     /// The contexts with a factory of their own (`.onTest`, …), if any (``Traits/hasContexts``).
     fileprivate(set) var contextFactories: AnyContextFactories?
+    /// The keys `.implements` bound to it in its registry, which follow it when it is replaced or
+    /// removed; one may since be bound to something else. Lock held.
+    var aliasKeys: [Key] = []
     /// The contexts with a factory of their own, in the order added.
     var contexts: [ContextCase] { contextFactories?.contexts ?? [] }
 

@@ -60,7 +60,7 @@ extension Resolver {
                 duplicate = (existing, binding)
                 continue
             }
-            leftovers.append(main.bind(binding))
+            main.bind(binding, leftovers: &leftovers)
         }
         Self.deferredBindings = []
         main.bootstrapPending = false

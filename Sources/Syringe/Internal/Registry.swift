@@ -41,30 +41,57 @@ final class Registry {
     @inline(__always)
     func isReadable(by stripe: Int) -> Bool { isShared || stripe == ownerStripe }
 
-    /// Binds `binding.key`, returning what it replaces. Lock held that excludes its readers
+    /// Binds `binding.key`; what it replaces goes to `leftovers`. The keys `.implements` bound to a
+    /// replaced registration move to `binding`'s. Lock held that excludes its readers
     /// (``StripedLock/withWriteLock(excludingReadersOf:_:)``).
-    func bind(_ binding: AnyBinding) -> AnyBinding? {
+    func bind(_ binding: AnyBinding, leftovers: inout Leftovers) {
         sequence += 1
         binding.order = sequence
-        let replaced = bindings.bind(binding)
-        if let replaced {
-            unindex(replaced)
-            if replaced.site != binding.site, replacedSites[binding.key, default: []].count < 3,
-                replacedSites[binding.key]?.contains(replaced.site) != true
-            {
-                replacedSites[binding.key, default: []].append(replaced.site)
-            }
+        if let target = binding.aliasTarget, !target.aliasKeys.contains(binding.key) {
+            target.aliasKeys.append(binding.key)
         }
+        let replaced = bindings.bind(binding)
         index(binding)
-        return replaced
+        guard let replaced else { return }
+        unindex(replaced)
+        if replaced.site != binding.site, replacedSites[binding.key, default: []].count < 3,
+            replacedSites[binding.key]?.contains(replaced.site) != true
+        {
+            replacedSites[binding.key, default: []].append(replaced.site)
+        }
+        leftovers.append(replaced)
+        if replaced.aliasTarget == nil && replaced !== binding.provider {
+            moveAliases(of: replaced.provider, to: binding.provider, leftovers: &leftovers)
+        }
     }
 
-    /// Unbinds `key`, returning what it was bound to. Write lock held.
-    func unbind(_ key: Key) -> AnyBinding? {
-        guard let removed = bindings.unbind(key) else { return nil }
+    /// Unbinds `key`, and the keys `.implements` bound to the registration it was bound to; what
+    /// they were bound to goes to `leftovers`. Write lock held.
+    func unbind(_ key: Key, leftovers: inout Leftovers) {
+        guard let removed = bindings.unbind(key) else { return }
         replacedSites[key] = nil
         unindex(removed)
-        return removed
+        leftovers.append(removed)
+        if removed.aliasTarget == nil { moveAliases(of: removed.provider, to: nil, leftovers: &leftovers) }
+    }
+
+    /// Moves the keys `.implements` bound to `old` (those still bound to it) to `new`, or unbinds
+    /// them (nil); the aliases they were bound to go to `leftovers`. Lock held.
+    private func moveAliases(of old: AnyProvider, to new: AnyProvider?, leftovers: inout Leftovers) {
+        for key in old.aliasKeys {
+            guard let alias = bindings[key] as? Alias, alias.target === old else { continue }
+            unindex(alias)
+            if let new {
+                let moved = alias.moved(to: new)
+                _ = bindings.bind(moved)
+                index(moved)
+                if !new.aliasKeys.contains(key) { new.aliasKeys.append(key) }
+            } else {
+                _ = bindings.unbind(key)
+                replacedSites[key] = nil
+            }
+            leftovers.append(alias)
+        }
     }
 
     /// The registrations with runtime arguments of `key`'s type and selectors, in registration

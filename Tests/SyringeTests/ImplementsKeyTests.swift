@@ -1,0 +1,117 @@
+import Syringe
+import Testing
+
+private protocol ImpNetworking: AnyObject { var name: String { get } }
+private class ImpNetwork: ImpNetworking { var name: String { "live" } }
+private final class ImpMockNetwork: ImpNetwork { override var name: String { "mock" } }
+private final class ImpOtherNetwork: ImpNetworking { var name: String { "other" } }
+private protocol ImpLogging: AnyObject {}
+private final class ImpLogger: ImpLogging {}
+private final class ImpDog {}
+private final class ImpCat {}
+
+/// The keys `.implements` writes follow the registration they were written for: replaced, they
+/// serve the replacement; removed, they go with it.
+@Suite struct ImplementsKeyTests {
+    @Test func reRegisteringTheTypeMovesItsImplementsKeysToTheNewRegistration() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)
+        let before: ImpNetworking = r.resolve()
+        r.register(ImpNetwork.self, lifetime: .singleton) { ImpMockNetwork() }
+        let concrete: ImpNetwork = r.resolve()
+        let abstract: ImpNetworking = r.resolve()
+        #expect(concrete.name == "mock")
+        #expect(abstract === concrete)
+        #expect(abstract !== before)
+    }
+
+    @Test func theKeysOfANamedRegistrationFollowItToo() {
+        let r = Resolver()
+        r.register(name: "edge") { ImpNetwork() }.implements(ImpNetworking.self)
+        r.register(ImpNetwork.self, name: "edge") { ImpMockNetwork() }
+        let abstract: ImpNetworking = r.resolve(name: "edge")
+        #expect(abstract.name == "mock")
+        #expect(r.optional(ImpNetworking.self) == nil)
+    }
+
+    @Test func clearingARegistrationRemovesItsImplementsKeys() {
+        let r = Resolver()
+        r.register { ImpNetwork() }.implements(ImpNetworking.self)
+        r.clearRegistration(for: ImpNetwork.self)
+        #expect(!r.isRegistered(ImpNetwork.self))
+        #expect(!r.isRegistered(ImpNetworking.self))
+        #expect(r.optional(ImpNetworking.self) == nil)
+    }
+
+    @Test func clearingEveryRegistrationOfTheTypeRemovesItsImplementsKeys() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)
+        r.register(name: "edge") { ImpNetwork() }.implements(ImpNetworking.self)
+        r.clearAllRegistrations(for: ImpNetwork.self)
+        #expect(!r.isRegistered(ImpNetworking.self))
+        #expect(!r.isRegistered(ImpNetworking.self, name: "edge"))
+    }
+
+    @Test func clearingAllButATypeKeepsItsImplementsKeys() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)
+        r.register { ImpLogger() }.implements(ImpLogging.self)
+        r.clearAllRegistrations(except: [ImpNetwork.self])
+        let concrete: ImpNetwork = r.resolve()
+        let abstract: ImpNetworking = r.resolve()
+        #expect(abstract === concrete)
+        #expect(!r.isRegistered(ImpLogger.self))
+        #expect(!r.isRegistered(ImpLogging.self))
+    }
+
+    @Test func anExplicitRegistrationOfTheKeyStaysWhenTheTypeIsReplacedOrRemoved() {
+        let r = Resolver()
+        r.register { ImpNetwork() }.implements(ImpNetworking.self)
+        r.register(ImpNetworking.self) { ImpOtherNetwork() }
+        r.register(ImpNetwork.self) { ImpMockNetwork() }
+        #expect((r.resolve() as ImpNetworking).name == "other")
+        r.clearRegistration(for: ImpNetwork.self)
+        #expect((r.resolve() as ImpNetworking).name == "other")
+    }
+
+    @Test func aKeyTakenByAnotherRegistrationsImplementsStaysWithIt() {
+        let r = Resolver()
+        r.register { ImpNetwork() }.implements(ImpNetworking.self)
+        r.register { ImpOtherNetwork() }.implements(ImpNetworking.self)
+        r.clearRegistration(for: ImpNetwork.self)
+        #expect((r.resolve() as ImpNetworking).name == "other")
+    }
+
+    @Test func aChildsRegistrationOfTheTypeLeavesTheParentsKeysWithTheParent() {
+        let parent = Resolver()
+        parent.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)
+        let child = Resolver(parent: parent)
+        child.register(ImpNetwork.self) { ImpMockNetwork() }
+        #expect((child.resolve() as ImpNetwork).name == "mock")
+        #expect((child.resolve() as ImpNetworking).name == "live")
+        child.register(ImpNetwork.self) { ImpMockNetwork() }.implements(ImpNetworking.self)
+        #expect((child.resolve() as ImpNetworking).name == "mock")
+        #expect((parent.resolve() as ImpNetworking).name == "live")
+    }
+
+    @Test func verifyReportsAnImplementsKeyWhoseInstanceIsNotOfItsType() {
+        let r = Resolver()
+        r.register { ImpDog() }.implements(ImpCat.self)
+        r.register { ImpLogger() }.implements(ImpLogging.self)
+        let report = r.verify()
+        #expect(!report.isValid)
+        #expect(report.failures.count == 1)
+        let text = "\(report)"
+        #expect(text.contains("ImpCat"))
+        #expect(text.contains("ImpDog"))
+    }
+
+    @Test func verifyAsyncReportsAnAsyncImplementsKeyWhoseInstanceIsNotOfItsType() async {
+        let r = Resolver()
+        r.register { () async -> ImpDog in ImpDog() }.implements(ImpCat.self)
+        let report = await r.verifyAsync()
+        #expect(!report.isValid)
+        #expect(report.failures.count == 1)
+        #expect("\(report)".contains("ImpCat"))
+    }
+}
