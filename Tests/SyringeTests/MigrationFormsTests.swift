@@ -136,4 +136,34 @@ private final class MFNeedsIdentifier {
             #expect(Resolver.optional(MFUser.self, scopedTo: MFFlow.self) != nil)
         }
     }
+
+    // MARK: Swinject forms without a type of their own (Migrating, "From Swinject")
+
+    @Test func anArgumentAndAResolvedDependencyInOneRegistration() {
+        let r = Resolver()
+        r.register { MFURLs() }
+        r.register(arguments: String.self) { name in (name, Resolver.resolve() as MFURLs) }
+        let (name, urls): (String, MFURLs) = r.resolve(arguments: "eu")
+        #expect(name == "eu")
+        _ = urls
+    }
+
+    @Test func aRegisteredClosureResolvesAnewOnEachCall() {
+        let r = Resolver()
+        r.register { MFNetwork() }
+        r.register { (resolver: Resolver) -> () -> MFNetwork in { resolver.resolve() } }
+        let provide: () -> MFNetwork = r.resolve()
+        #expect(provide() !== provide())
+    }
+
+    @Test func aChildsDropLeavesItsParentsInstances() {
+        let parent = Resolver()
+        parent.register(lifetime: .singleton) { MFNetwork() }
+        let child = Resolver(parent: parent)
+        let before: MFNetwork = child.resolve()
+        child.dropAllCached()
+        #expect((child.resolve() as MFNetwork) === before)
+        parent.dropAllCached()
+        #expect((child.resolve() as MFNetwork) !== before)
+    }
 }
