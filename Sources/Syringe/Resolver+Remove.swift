@@ -63,7 +63,7 @@ extension Resolver {
     /// Forgets the cached instances of the given types (every qualifier, scope and name);
     /// the next resolution builds new ones. Like the other `drop` calls, it forgets what this
     /// container keeps (a test container, its own copies too): a parent's instances stay the
-    /// parent's, as its registrations do for ``clearAllRegistrations()``; drop them on the parent.
+    /// parent's, as its registrations do for ``clearAllRegistrations()-method``; drop them on the parent.
     ///
     /// ```swift
     /// resolver.dropCached([ClassA.self])
