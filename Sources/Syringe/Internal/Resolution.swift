@@ -241,6 +241,7 @@ final class Resolution {
 
     /// Ends a top-level resolution's `.graph` scope: emptied when nothing else keeps it, else
     /// retired (held weakly) and replaced, for the lazy wrappers that keep it.
+    @inline(never)
     private func endGraphScope() {
         if isKnownUniquelyReferenced(&graph) {
             graph.empty()
