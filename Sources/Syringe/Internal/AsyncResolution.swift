@@ -218,6 +218,7 @@ extension Resolver {
         let provider = typed(build.provider, as: T.self)
         let binding = AsyncStep(
             build.builder, provider: provider, key: key, site: site, flight: flight, enclosing: step)
+        defer { if step == nil { binding.retireGraph() } }
         // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
         // abstraction level, and re-abstracting it costs an allocation a call.
         guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
@@ -356,7 +357,7 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     /// started keeps the binding, and the flight keeps its instance.
     weak let flight: AsyncFlight?
     /// The outermost step's: the `.graph` instances of its async resolution, made when first
-    /// needed (``withGraph(_:)``). Guarded by the graphs' lock.
+    /// needed (``graphScope``). Guarded by the graphs' lock.
     var graph: GraphScope?
 
     init(
@@ -394,15 +395,21 @@ extension AsyncStep {
     /// Where the outermost async build was asked for.
     var outermostSite: SourceLocation? { steps.reduce(nil) { $1.site ?? $0 } }
 
-    /// Runs `body` with the `.graph` instances of the async resolution, under their lock: its
-    /// synchronous parts may run on several threads at once (`async let` in a factory).
-    func withGraph<R>(_ body: (GraphScope) -> R) -> R {
+    /// The `.graph` instances of the async resolution: the outermost step's scope, made when first
+    /// needed.
+    var graphScope: GraphScope {
         let root = steps.reduce(self) { $1 }
         return Self.graphLock.withLock {
             let graph = root.graph ?? GraphScope()
             root.graph = graph
-            return body(graph)
+            return graph
         }
+    }
+
+    /// Ends the async resolution's hold on its `.graph` instances (the outermost step's, once it is
+    /// built): what a lazy wrapper made in it keeps is held weakly from then on.
+    func retireGraph() {
+        Self.graphLock.withLock { graph }?.retire()
     }
 
     private static let graphLock = Lock()

@@ -63,6 +63,9 @@ final class Resolution {
     }
     /// `.graph` instances of the current top-level resolution.
     @exclusivity(unchecked) private(set) var graph = GraphScope()
+    /// Whether the current top-level resolution kept an instance in ``graph``, or let a lazy
+    /// wrapper keep it: its end then empties or retires it.
+    private var touchesGraph = false
     /// `initCompleted` steps to run before the outermost resolution returns.
     @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
     /// Instances whose `initCompleted` step has not run yet, by store: only this thread sees them.
@@ -180,7 +183,7 @@ final class Resolution {
     func leave() {
         depth -= 1
         containerReference = (frames + depth).move().outerContainer
-        if depth == 0 && graph.isTouched { endGraphScope() }
+        if depth == 0 && touchesGraph { endGraphScope() }
     }
 
     @inline(never)
@@ -219,30 +222,27 @@ final class Resolution {
 
     // MARK: `.graph` instances
 
-    @discardableResult
+    /// Keeps a `.graph` instance in the current top-level resolution, unless another thread (a
+    /// lazy wrapper's first read, or a task of an async resolution) kept one first; returns the
+    /// one kept.
     func keepInGraph(_ instance: AnyKept, for store: AnyObject) -> AnyKept {
         guard let step = asyncStep else {
-            graph.keep(instance, for: store)
-            return instance
+            touchesGraph = true
+            return graph.keep(instance, for: store)
         }
-        // Tasks of one async resolution may build the instance at once: the first kept is the one.
-        return step.withGraph { graph in
-            if let kept = graph.instance(for: store) { return kept }
-            graph.keep(instance, for: store)
-            return instance
-        }
+        return step.graphScope.keep(instance, for: store)
     }
 
     /// The `.graph` instance of `store` in the current top-level resolution, if one was built.
     func graphInstance(for store: AnyObject) -> AnyKept? {
-        guard let step = asyncStep else { return graph.instance(for: store) }
-        return step.withGraph { $0.instance(for: store) }
+        (asyncStep?.graphScope ?? graph).instance(for: store)
     }
 
     /// Ends a top-level resolution's `.graph` scope: emptied when nothing else keeps it, else
     /// retired (held weakly) and replaced, for the lazy wrappers that keep it.
     @inline(never)
     private func endGraphScope() {
+        touchesGraph = false
         if isKnownUniquelyReferenced(&graph) {
             graph.empty()
         } else {
@@ -255,21 +255,21 @@ final class Resolution {
     /// The `.graph` scope of the resolution in progress, for a lazy wrapper made in it; nil
     /// outside resolutions.
     func graphScopeForLazyWrapper() -> GraphScope? {
+        if let step = asyncStep { return step.graphScope }
         guard depth > 0 else { return nil }
-        graph.isTouched = true
+        touchesGraph = true
         return graph
     }
 
     /// Runs `body` with `scope` as the `.graph` scope: a lazy wrapper's first read, outside any
-    /// resolution, sees the instances of the resolution that created it.
+    /// resolution, sees the instances of the resolution that created it. The scope is shared by the
+    /// resolution's other lazy wrappers, whose first reads may run at the same time on other
+    /// threads: what they keep in it, the first kept of each registration is everyone's.
     func withGraphScope<R>(_ scope: GraphScope?, _ body: () -> R) -> R {
-        guard let scope, depth == 0 else { return body() }
+        guard let scope, depth == 0, asyncStep == nil else { return body() }
         let outer = graph
         graph = scope
-        defer {
-            graph.retire()
-            graph = outer
-        }
+        defer { graph = outer }
         return body()
     }
 
@@ -326,10 +326,11 @@ final class Resolution {
 /// While the resolution runs they are held strongly, so that everything it builds shares them.
 /// A lazy wrapper created during the resolution keeps the scope, so that its first read, later,
 /// finds the instances of the resolution that created it: once the resolution ended, a scope
-/// such a wrapper keeps holds its instances weakly. Only the thread running the resolution (or
-/// reading the wrapper) touches a scope; an async resolution's scope, which its tasks share, is
-/// touched under a lock (``ContainerBinding/withGraph(_:)``).
-final class GraphScope {
+/// such a wrapper keeps holds its instances weakly. The lazy wrappers of one resolution share its
+/// scope, and the tasks of an async resolution share theirs, so every access takes the lock;
+/// what an access lets go is released after it.
+final class GraphScope: @unchecked Sendable {
+    // Unchecked Sendable: the entries are guarded by `lock`.
     struct Entry {
         /// The store, kept so that its identity (the entry's key) is not reused meanwhile.
         let store: AnyObject
@@ -339,40 +340,50 @@ final class GraphScope {
         var boxType: AnyKept.Type?
     }
 
+    private static let lock = Lock()
     private var entries: [ObjectIdentifier: Entry] = [:]
-    /// Whether the resolution kept an instance here, or let a lazy wrapper keep the scope.
-    var isTouched = false
 
     func instance(for store: AnyObject) -> AnyKept? {
+        Self.lock.withLock { instanceLocked(for: store) }
+    }
+
+    private func instanceLocked(for store: AnyObject) -> AnyKept? {
         guard let entry = entries[ObjectIdentifier(store)] else { return nil }
         if let instance = entry.instance { return instance }
         guard let object = entry.object, let boxType = entry.boxType else { return nil }
         return boxType.rebox(object)
     }
 
-    /// Keeps `instance` for `store`; returns what it replaces, to be released by the caller.
-    @discardableResult
-    func keep(_ instance: AnyKept, for store: AnyObject) -> Entry? {
-        defer { isTouched = true }
-        return entries.updateValue(Entry(store: store, instance: instance), forKey: ObjectIdentifier(store))
+    /// Keeps `instance` for `store` unless one is kept already; returns the one kept.
+    func keep(_ instance: AnyKept, for store: AnyObject) -> AnyKept {
+        var replaced: Entry?  // a retired entry whose instance is gone
+        let kept = Self.lock.withLock { () -> AnyKept in
+            if let existing = instanceLocked(for: store) { return existing }
+            replaced = entries.updateValue(Entry(store: store, instance: instance), forKey: ObjectIdentifier(store))
+            return instance
+        }
+        withExtendedLifetime(replaced) {}
+        return kept
     }
 
     /// Lets go of the instances once the scope is empty: a deinitializer that resolves starts a
     /// top-level resolution of its own, with this scope.
     func empty() {
-        isTouched = false
         var released: [ObjectIdentifier: Entry] = [:]
-        swap(&released, &entries)
+        Self.lock.withLock { swap(&released, &entries) }
         withExtendedLifetime(released) {}
     }
 
     /// Ends the resolution's hold: what a lazy wrapper may still ask for is kept weakly. The
-    /// instances are let go once that is done, for the same reason as in ``empty()``.
+    /// instances are let go after the lock, for the same reason as in ``empty()``.
     func retire() {
-        let held = entries
-        for (id, entry) in held {
-            guard let instance = entry.instance else { continue }
-            entries[id] = instance.object.map { Entry(store: entry.store, object: $0, boxType: type(of: instance)) }
+        let held = Self.lock.withLock { () -> [ObjectIdentifier: Entry] in
+            let held = entries
+            for (id, entry) in held {
+                guard let instance = entry.instance else { continue }
+                entries[id] = instance.object.map { Entry(store: entry.store, object: $0, boxType: type(of: instance)) }
+            }
+            return held
         }
         withExtendedLifetime(held) {}
     }

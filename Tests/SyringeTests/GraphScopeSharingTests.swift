@@ -1,0 +1,107 @@
+import Foundation
+import Syringe
+import Testing
+
+// A lazy wrapper made inside a resolution keeps that resolution's `.graph` scope, so that its
+// first read, later, finds the resolution's `.graph` instances. Several wrappers share the scope,
+// and their first reads may come from several threads at once.
+
+final class GssUnit {}
+final class GssLeft {
+    let unit: GssUnit
+    init(unit: GssUnit) { self.unit = unit }
+}
+final class GssRight {
+    let unit: GssUnit
+    init(unit: GssUnit) { self.unit = unit }
+}
+final class GssOwner: @unchecked Sendable {
+    @Inject var unit: GssUnit
+    @LazyInject var left: GssLeft
+    @LazyInject var right: GssRight
+}
+/// Two lazy wrappers and nothing else: their first reads build the `.graph` unit.
+final class GssLazyOwner: @unchecked Sendable {
+    @LazyInject var left: GssLeft
+    @LazyInject var right: GssRight
+}
+/// What an async factory builds around an owner it resolves synchronously.
+final class GssHolder<Owner: AnyObject>: @unchecked Sendable {
+    let owner: Owner
+    init(owner: Owner) { self.owner = owner }
+}
+
+/// A `.graph` instance with a lazy wrapper: the wrapper keeps the resolution's `.graph` scope, which
+/// keeps the instance while the resolution runs.
+final class GssGraphOwner: @unchecked Sendable {
+    @Inject var unit: GssUnit
+    @LazyInject var left: GssLeft
+}
+
+/// A container whose `GssOwner` has an `@Inject`ed `.graph` unit and two lazy wrappers whose
+/// values depend on it.
+func gssContainer() -> Resolver {
+    let r = Resolver()
+    r.register(lifetime: .graph) { GssUnit() }
+    r.register { GssLeft(unit: $0.resolve()) }
+    r.register { GssRight(unit: $0.resolve()) }
+    r.register { GssOwner() }
+    return r
+}
+
+@Suite struct GraphScopeSharingTests {
+    @Test func twoLazyWrappersOfOneResolutionReadFirstOnTwoThreadsShareAGraphInstance() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 60)
+            let r = gssContainer()
+            r.register { GssLazyOwner() }
+            for _ in 0..<5_000 {
+                let owner: GssLazyOwner = r.resolve()
+                let finished = DispatchSemaphore(value: 0)
+                fxStartThread(finished) { _ = owner.left }
+                let right = owner.right
+                finished.wait()
+                invRequire(right.unit === owner.left.unit, "both wrappers' values share the .graph instance")
+            }
+        }
+    }
+
+    @Test func twoLazyWrappersReadFirstOnTwoThreadsFindTheResolutionsGraphInstance() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 60)
+            let r = gssContainer()
+            for _ in 0..<5_000 {
+                let owner: GssOwner = r.resolve()
+                let finished = DispatchSemaphore(value: 0)
+                fxStartThread(finished) { _ = owner.left }
+                let right = owner.right
+                finished.wait()
+                invRequire(right.unit === owner.unit, "the right wrapper found the resolution's .graph instance")
+                invRequire(owner.left.unit === owner.unit, "the left wrapper found the resolution's .graph instance")
+            }
+        }
+    }
+
+    @Test func aLazyWrapperMadeInsideAnAsyncResolutionFindsItsGraphInstances() async {
+        let r = gssContainer()
+        r.register { (resolver: Resolver) async -> GssHolder<GssOwner> in GssHolder(owner: resolver.resolve()) }
+        let made: GssHolder<GssOwner> = await r.resolveAsync()
+        #expect(made.owner.left.unit === made.owner.unit)
+        #expect(made.owner.right.unit === made.owner.unit)
+    }
+
+    @Test func aGraphInstanceWithALazyWrapperMadeInsideAnAsyncResolutionIsReleased() async {
+        let r = gssContainer()
+        r.register(lifetime: .graph) { GssGraphOwner() }
+        r.register { (resolver: Resolver) async -> GssHolder<GssGraphOwner> in
+            GssHolder(owner: resolver.resolve())
+        }
+        weak var owner: GssGraphOwner?
+        do {
+            let made: GssHolder<GssGraphOwner> = await r.resolveAsync()
+            owner = made.owner
+            #expect(made.owner.left.unit === made.owner.unit)
+        }
+        #expect(owner == nil)
+    }
+}
