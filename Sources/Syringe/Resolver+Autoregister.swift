@@ -213,4 +213,22 @@ extension Resolver {
             service, initializer: initializer, scopedTo: scope, qualifiedBy: qualifier, name: name, lifetime: lifetime,
             file: file, line: line)
     }
+
+    /// Registers, in ``current``, a type whose initializer's parameters are each resolved, in a
+    /// ``Scope``.
+    ///
+    /// ```swift
+    /// Resolver.autoregister(User.init, scopedTo: RegistrationFlow.self)
+    /// ```
+    @discardableResult
+    public static func autoregister<T, each Dependency>(
+        _ initializer: sending @escaping (repeat each Dependency) throws -> T,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        current.autoregister(initializer, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line)
+    }
 }

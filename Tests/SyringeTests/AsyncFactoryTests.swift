@@ -983,4 +983,37 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
         _ = await resolved.value
         #expect(calls.value == 3)
     }
+
+    /// The first instance of a transient registration is built in the caller's task too (it
+    /// decides whether its type is a `Singleton`), and sees that the task is cancelled.
+    @Test func theFirstBuildOfATransientSeesItsCallersCancellation() async {
+        let r = Resolver()
+        let seen = FxCounter()
+        let calls = FxCounter()
+        r.register { () async throws -> AfNode in
+            calls.increment()
+            if Task.isCancelled { seen.increment() }
+            try Task.checkCancellation()
+            return AfNode()
+        }
+        let tried = Task { () -> (any Error)? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                _ = try await r.tryResolveAsync(AfNode.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let error = await tried.value
+        #expect(error is CancellationError, "got \(String(describing: error))")
+        #expect(seen.value == 1)
+        let resolved = Task { () -> AfNode in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await r.resolveAsync()
+        }
+        _ = await resolved.value
+        #expect(seen.value == 2)  // in the caller's task; then built again where no cancellation reaches
+        #expect(calls.value == 3)
+    }
 }

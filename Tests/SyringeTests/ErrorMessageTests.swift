@@ -1193,7 +1193,8 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
 
-    @Test func mainActorRegisteringHookReachedOffTheMainActorStops() async {
+    @Test func mainActorRegisteringHookReachedOffTheMainActorStopsAtTheCall() async {
+        let line = #line + 1  // every call in an exit test's body is at its #expect
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             msgUseRegisteringHook(MsgMainActorHook.self)
             let done = DispatchSemaphore(value: 0)
@@ -1207,10 +1208,12 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let expected = lines(
             "Syringe: registerAllServices() is isolated to the main actor (MainActorResolverRegistering) and the "
                 + "first resolution that reaches main ran off the main actor, so it could not run",
+            requestedAt(line),
             "  resolve something from @MainActor code first (at launch, or in a @MainActor test), or conform to "
                 + "ResolverRegistering with a nonisolated registerAllServices() (main-actor types are then registered "
                 + "with register { @MainActor in … })")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
+        #expect(fxStderr(result).contains("\(msgFile):\(line): Fatal error: Syringe: registerAllServices()"))
     }
 }
 

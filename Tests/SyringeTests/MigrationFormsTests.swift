@@ -65,6 +65,14 @@ private final class MFNeedsIdentifier {
         #expect((r.resolve(scopedTo: MFFlow.self) as MFNetworking) === network)
     }
 
+    @Test func autoregisterInAScopeOnTheCurrentContainer() {
+        let r = Resolver()
+        r.register { MFURLs() }
+        Resolver.withContainer(r) { Resolver.autoregister(MFUser.init, scopedTo: MFFlow.self) }
+        let user: MFUser = r.resolve(scopedTo: MFFlow.self)
+        #expect((r.resolve(scopedTo: MFFlow.self) as MFUser) === user)
+    }
+
     @Test func anInstanceThatIsNotTheServiceIsReported() {
         let r = Resolver()
         r.autoregister(MFNetworking.self, initializer: MFNotNetworking.init)

@@ -275,13 +275,16 @@ enum Messages {
         ]
     }
 
-    static func mainActorBootstrapOffMainActor() -> String {
+    static func mainActorBootstrapOffMainActor(calledAt site: SourceLocation?) -> String {
         """
         Syringe: registerAllServices() is isolated to the main actor (MainActorResolverRegistering) and the \
         first resolution that reaches main ran off the main actor, so it could not run
-          resolve something from @MainActor code first (at launch, or in a @MainActor test), or conform to \
-        ResolverRegistering with a nonisolated registerAllServices() (main-actor types are then registered with \
-        register { @MainActor in … })
-        """
+        """ + (site.map { "\n  requested at \($0)" } ?? "")
+            + """
+
+              resolve something from @MainActor code first (at launch, or in a @MainActor test), or conform to \
+            ResolverRegistering with a nonisolated registerAllServices() (main-actor types are then registered with \
+            register { @MainActor in … })
+            """
     }
 }

@@ -186,6 +186,20 @@ extension Resolver {
         case .joined(let flight):
             defer { holder?.stopWaiting(for: flight) }
             kept = try await flight.wait(cancellable: cancellable)
+        case .started(let flight) where !store.sharesInstances:
+            // The first instance of a registration that keeps none is built in the caller's task,
+            // as every later one is; the others wait only to see whether it is a `Singleton`.
+            defer { holder?.stopWaiting(for: flight) }
+            do {
+                let value: T = try await run(
+                    build, key: key, arguments: arguments, site: site, step: step, flight: flight,
+                    cancellable: cancellable, isolation: isolation)
+                flight.finish(.success(Kept(value)))
+                return value
+            } catch {
+                flight.finish(.failure(error))
+                throw error
+            }
         case .started(let flight):
             defer { holder?.stopWaiting(for: flight) }
             startFlight(flight, build, as: T.self, key: key, site: site, step: step)

@@ -4,7 +4,9 @@ extension Resolver {
     /// Runs `registerAllServices()` (and the modules contributed with ``registerOnBootstrap(_:)``)
     /// if it is still pending for this container's chain: before the first resolution that reaches
     /// ``main``, and before operations that read registrations as a whole (verify, graph, resolveAll).
-    func bootstrapIfPending(_ resolution: Resolution = .current) {
+    ///
+    /// `site`: the call that needs it, where a stop in it is reported.
+    func bootstrapIfPending(_ resolution: Resolution = .current, calledAt site: SourceLocation? = nil) {
         guard !resolution.isBootstrapping, reachesPendingBootstrap(resolution) else { return }
         Self.bootstrapLock.withLock {
             let main = Resolver.main.registry
@@ -25,7 +27,9 @@ extension Resolver {
                     registering.registerAllServices()
                 } else if let registering = Self.registeringType as? any MainActorResolverRegistering.Type {
                     // Stops before anything is marked done: nothing runs main-actor code elsewhere.
-                    guard resolution.isOnMainActor else { fatalError(Messages.mainActorBootstrapOffMainActor()) }
+                    guard resolution.isOnMainActor else {
+                        stop(Messages.mainActorBootstrapOffMainActor(calledAt: site), at: site)
+                    }
                     callOnMainActor { registering.registerAllServices() }
                 }
             }

@@ -73,11 +73,14 @@ extension Resolver {
             /// A synchronous resolution inside an async factory (`subject`, the task's innermost
             /// ``AsyncStep``): it continues that resolution's path.
             case seed
-            /// Settled inside ``plan(_:from:provider:in:)``, which looks again: `registerAllServices()`
-            /// must run first (`.bootstrap`); the test container `owner` needs its own copy of the
-            /// store of the registration `subject` first (`.copy`); the registry `subject` must be
-            /// shared before this thread reads it (`.share`, ``Registry/isShared``).
-            case bootstrap, copy, share
+            /// `registerAllServices()` must run first: the resolution starts again after it, and a
+            /// stop in it is reported at the line of the call.
+            case bootstrap
+            /// Settled inside ``plan(_:from:provider:in:)``, which looks again: the test container
+            /// `owner` needs its own copy of the store of the registration `subject` first (`.copy`);
+            /// the registry `subject` must be shared before this thread reads it (`.share`,
+            /// ``Registry/isShared``).
+            case copy, share
         }
 
         var kind: Kind
@@ -268,9 +271,7 @@ extension Resolver {
         }
         if isNewDependency { record(key, in: resolution) }
         if foundNoBinding { Globals.lowerBindingFlagUnlessBound() }
-        guard plan.kind == .unbound || plan.kind == .bootstrap || plan.kind == .copy || plan.kind == .share else {
-            return plan
-        }
+        guard plan.kind == .unbound || plan.kind == .copy || plan.kind == .share else { return plan }
         // Settled, then looked at again. A kept instance found then is read once what settling held
         // is given up: releasing it may run a deinitializer that resolves on this thread, into the
         // slot the caller reads.
@@ -280,8 +281,8 @@ extension Resolver {
         return settled
     }
 
-    /// What ``plan(_:from:provider:in:bindingRead:reading:)`` does for `.unbound`, `.bootstrap`
-    /// and `.copy`: the references they take are given up by the time this returns.
+    /// What ``plan(_:from:provider:in:bindingRead:reading:)`` does for `.unbound`, `.share` and
+    /// `.copy`: the references they take are given up by the time this returns.
     @inline(never)
     private static func settle(
         _ plan: Plan, _ key: Key, from container: Resolver?, provider given: AnyProvider?, in resolution: Resolution,
@@ -297,10 +298,6 @@ extension Resolver {
                 return plan
             }
             return self.plan(key, from: resolver, provider: given, in: resolution, bindingRead: true, reading: read)
-        case .bootstrap:
-            let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
-            resolver.bootstrapIfPending(resolution)
-            return self.plan(key, from: resolver, provider: given, in: resolution, reading: read)
         case .share:
             let resolver = plan.resolver.unsafelyUnwrapped.takeRetainedValue()
             let registry = plan.take(Registry.self)
@@ -595,8 +592,8 @@ extension Resolver {
         return value
     }
 
-    /// Everything but a build: an alias, a miss, a main-actor registration off the main actor, a
-    /// `verify()` run's own container. Each case in a function of its own keeps this frame small:
+    /// Everything but a build: the bootstrap, an alias, a miss, a main-actor registration off the
+    /// main actor, a `verify()` run's own container. Each case in a function of its own keeps this frame small:
     /// it stays on the stack while an alias's or an Optional's resolution builds.
     @inline(never)
     fileprivate func resolveWithoutBuilding<T>(
@@ -604,6 +601,8 @@ extension Resolver {
         in resolution: Resolution
     ) throws(ResolutionError) -> T {
         switch plan.kind {
+        case .bootstrap:
+            try resolveAfterBootstrap(key, provider: provider, arguments: arguments, site: site, in: resolution)
         case .seed:
             try resolveContinuing(
                 plan.take(AsyncStep.self), key: key, provider: provider, arguments: arguments, site: site,
@@ -616,6 +615,16 @@ extension Resolver {
         case .offMainActor: throw offMainActor(plan.take(AnyProvider.self), key: key, site: site, in: resolution)
         default: try resolveMissing(key, arguments: arguments, site: site, in: resolution)
         }
+    }
+
+    /// Runs `registerAllServices()` (a stop in it is reported at `site`), then resolves `key`.
+    @inline(never)
+    private func resolveAfterBootstrap<T>(
+        _ key: Key, provider: AnyProvider?, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
+    ) throws(ResolutionError) -> T {
+        bootstrapIfPending(resolution, calledAt: site)
+        return try Resolver.resolve(
+            key, from: self, provider: provider, arguments: arguments, site: site, in: resolution)
     }
 
     /// Resolves `key` as a part of the async resolution `step`, inside whose factory it was asked for.

@@ -11,7 +11,8 @@
 /// ```
 ///
 /// `T` is a class or a class-bound protocol. A value that is not a class instance cannot be
-/// held weakly: it stops the program with a message naming the property.
+/// held weakly: it stops the program with a message naming the type and the line that declares
+/// the property.
 /// - SeeAlso: ``Inject``, ``WeakLazyInject``
 @propertyWrapper
 public struct WeakInject<T> {
