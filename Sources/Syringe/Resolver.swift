@@ -313,15 +313,20 @@ class ContainerBinding: @unchecked Sendable {
     let enclosingStep: AsyncStep?
     /// Whether the binding is in ``Globals/bindingCount``. Guarded by ``Globals/bindingCountLock``.
     private var isCounted: Bool
+    /// A `verifyAsync()` run's throw-away container, which the bindings and async builds inside
+    /// inherit: a resolution from the verified container or one of its ancestors (a factory that
+    /// captured it) made inside resolves there instead.
+    let sandbox: Resolver?
 
     /// The innermost async build this binding is in, if any: the path a resolution continues.
     var asyncStep: AsyncStep? { self as? AsyncStep ?? enclosingStep }
 
     /// `isStep`: the binding is an ``AsyncStep``'s, which the outermost step's count covers when it
     /// is inside one.
-    init(_ container: Resolver, enclosing: AsyncStep?, isStep: Bool = false) {
+    init(_ container: Resolver, enclosing: AsyncStep?, isStep: Bool = false, sandbox: Resolver? = nil) {
         self.container = container
         enclosingStep = enclosing
+        self.sandbox = sandbox ?? enclosing?.sandbox
         // A build inside another keeps the outermost one, which is counted, alive: it need not be.
         isCounted = !isStep || enclosing == nil
         if isCounted { Globals.bindingCountLock.withLock { Globals.countBinding(1) } }

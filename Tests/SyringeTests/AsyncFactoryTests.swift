@@ -606,6 +606,27 @@ final class AfGate: @unchecked Sendable {
 // MARK: - 5. verify() and verifyAsync()
 
 @Suite struct AsyncVerificationTests {
+    /// An async factory that resolves from a container it captured (the verified one) builds in
+    /// the run's container: the verified container's singletons are left for the app to build.
+    @Test func verifyAsyncLeavesTheSingletonsOfACapturedContainerUntouched() async {
+        let c = Resolver()
+        let builds = FxCounter()
+        c.register(lifetime: .singleton) { () -> AfNode in
+            builds.increment()
+            return AfNode()
+        }
+        c.register { () async -> AfHolder in AfHolder(node: c.resolve()) }
+        c.register(name: "async") { () async -> AfHolder in AfHolder(node: await c.resolveAsync()) }
+        c.register(name: "bound") { () async -> AfHolder in AfHolder(node: Resolver.resolve()) }
+        let report = await c.verifyAsync()
+        #expect(report.isValid, "\(report)")
+        let built = builds.value
+        let node: AfNode = c.resolve()
+        #expect(builds.value == built + 1)  // the app's own, built now
+        let holder: AfHolder = await c.resolveAsync()
+        #expect(holder.node === node)
+    }
+
     @Test func verifyListsAsyncRegistrationsAsNotBuilt() {
         let r = Resolver()
         let calls = FxCounter()

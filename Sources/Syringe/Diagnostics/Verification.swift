@@ -129,10 +129,15 @@ extension Resolver {
         let sandbox = verificationSandbox(providing: standIns)
         let plan = VerificationPlan(of: self, in: sandbox, skipping: skipping, buildingAsync: true)
         var outcomes: [Key: ResolutionError?] = [:]
+        // Bound to the run's container, which the async builds carry: what a factory resolves from
+        // a container it captured (this one, or an ancestor) is built there instead.
+        let runBinding = ContainerBinding(sandbox, enclosing: nil, sandbox: sandbox)
         for binding in plan.bindings where binding.provider.isAsync {
             do {
-                let value = try await binding.provider.resolveErasedAsync(
-                    as: binding.key, from: sandbox, arguments: nil, site: nil, isolation: isolation)
+                let value = try await Resolver.$binding.withValue(runBinding) {
+                    try await binding.provider.resolveErasedAsync(
+                        as: binding.key, from: sandbox, arguments: nil, site: nil, isolation: isolation)
+                }
                 try Self.check(value, servedFor: binding, in: sandbox)
                 outcomes[binding.key] = .some(nil)
             } catch {

@@ -35,6 +35,10 @@ extension Resolver {
         switch found {
         case .kept(let kept):
             return instance(in: kept)
+        case .redirect(let sandbox):
+            return try await resolveAsync(
+                key, from: sandbox, provider: given, arguments: arguments, site: site, cancellable: cancellable,
+                isolation: isolation)
         case .alias(let alias, let resolver):
             let value = try await alias.target.resolveErasedAsync(
                 as: key, from: resolver, arguments: arguments, site: site, isolation: isolation)
@@ -44,7 +48,8 @@ extension Resolver {
                     site: site)
             }
             return converted
-        case .build(let build):
+        case .build(var build):
+            build.sandbox = binding?.sandbox
             return try await self.build(
                 build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
                 isolation: isolation)
@@ -94,6 +99,8 @@ extension Resolver {
         case kept(AnyKept)
         case build(AsyncBuild)
         case alias(Alias, Resolver)
+        /// A `verify()` or `verifyAsync()` run resolves in its own container instead.
+        case redirect(Resolver)
         /// Nothing is registered for the key itself.
         case missing
         /// What the synchronous path does, which it looks up again.
@@ -122,6 +129,9 @@ extension Resolver {
         case .missing:
             plan.release()
             return .missing
+        case .redirect:
+            plan.resolver?.release()
+            return .redirect(plan.take(Resolver.self))
         default:
             break
         }
@@ -231,7 +241,8 @@ extension Resolver {
     ) async throws -> T {
         let provider = typed(build.provider, as: T.self)
         let binding = AsyncStep(
-            build.builder, provider: provider, key: key, site: site, flight: flight, enclosing: step)
+            build.builder, provider: provider, key: key, site: site, flight: flight, enclosing: step,
+            sandbox: build.sandbox)
         defer { if step == nil { binding.retireGraph() } }
         // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
         // abstraction level, and re-abstracting it costs an allocation a call.
@@ -330,6 +341,9 @@ private struct AsyncBuild: @unchecked Sendable {
     let owner: Resolver?
     let isFirst: Bool
     let isClaimed: Bool
+    /// The `verifyAsync()` run's container the build's resolutions resolve in instead of the
+    /// verified one (``ContainerBinding/sandbox``).
+    var sandbox: Resolver?
 
     init(taking plan: Resolver.Plan) {
         provider = plan.take(AnyProvider.self)
@@ -376,13 +390,13 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
 
     init(
         _ container: Resolver, provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?,
-        enclosing: AsyncStep?
+        enclosing: AsyncStep?, sandbox: Resolver?
     ) {
         self.provider = provider
         self.key = key
         self.site = site
         self.flight = flight
-        super.init(container, enclosing: enclosing, isStep: true)
+        super.init(container, enclosing: enclosing, isStep: true, sandbox: sandbox)
     }
 }
 

@@ -338,8 +338,10 @@ extension Resolver {
     fileprivate func lookUp(
         _ key: Key, provider given: AnyProvider?, in resolution: Resolution, reading read: (AnyKept) -> Void
     ) -> Plan {
-        if let run = resolution.verification, let sandbox = run.replacement(for: self) {
-            return Plan(.redirect, sandbox)
+        if let sandbox = resolution.verification?.sandbox ?? resolution.asyncStep?.sandbox,
+            let replacement = VerificationRun.replacement(for: self, in: sandbox)
+        {
+            return Plan(.redirect, replacement)
         }
         // Hashed once, before any table is read: hashing a name is a call, and a table read before
         // it was retained across it, a write to memory every thread shares (Benchmarks, two threads

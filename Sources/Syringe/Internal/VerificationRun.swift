@@ -188,6 +188,12 @@ final class VerificationRun: @unchecked Sendable {
     /// verified container or one of its ancestors (a factory that captured it, `Resolver.main`, an
     /// `@Inject(container:)` property), so that what `verify()` builds never lands in their caches.
     func replacement(for resolver: Resolver) -> Resolver? {
+        Self.replacement(for: resolver, in: sandbox)
+    }
+
+    /// ``replacement(for:)`` for a run whose container is `sandbox`: `verifyAsync()`'s async builds
+    /// carry their run's container (``ContainerBinding/sandbox``).
+    static func replacement(for resolver: Resolver, in sandbox: Resolver) -> Resolver? {
         guard resolver !== sandbox else { return nil }
         var container = sandbox.parent
         while let ancestor = container {
