@@ -554,14 +554,16 @@ struct AdvFlaky: Error, Equatable { let attempt: Int }
     /// A cancelled caller of a transient whose factory awaits something cancellable.
     @Test func advCancelledCallerOfATransient() async {
         let r = Resolver()
+        let started = AfGate()
         r.register { () async throws -> AdvNode in
-            try await Task.sleep(nanoseconds: 200_000_000)
+            started.open()
+            try await Task.sleep(nanoseconds: 30_000_000_000)  // until cancelled
             return AdvNode()
         }
         let task = Task { () -> (any Error)? in
             do { _ = try await r.tryResolveAsync(AdvNode.self); return nil } catch { return error }
         }
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        await started.wait()
         task.cancel()
         let error = await task.value
         #expect(error is CancellationError, "got \(String(describing: error))")

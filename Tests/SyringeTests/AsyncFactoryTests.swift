@@ -965,6 +965,11 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
                     Issue.record("expected a cycle, got \(outcome)")
                     continue
                 }
+                // The loop, closed: it ends where it starts.
+                let text = error.description
+                #expect(
+                    text.contains("cycle: AfLoopA → AfLoopB → AfLoopA")
+                        || text.contains("cycle: AfLoopB → AfLoopA → AfLoopB"), "\(text)")
             }
         }
     }

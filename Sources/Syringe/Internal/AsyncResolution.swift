@@ -164,7 +164,7 @@ extension Resolver {
         // 3. Build once: join the build in flight, or start it. The build this task runs, if
         // any, waits for it meanwhile: a wait that would close a loop of builds is a cycle.
         let holder = step?.innermostFlight
-        let joined = AsyncFlight.join(store, waitingFor: holder) {
+        let joined = AsyncFlight.join(store, building: key, waitingFor: holder) {
             registryLock.withReadLock(Resolution.current.stripe) {
                 build.provider.store(keptBy: build.owner)?.kept(for: .current)
             }
@@ -173,9 +173,9 @@ extension Resolver {
         switch joined {
         case .existing(let instance):
             kept = instance
-        case .loop:
+        case .loop(let keys):
             let path = step?.path ?? []
-            throw ResolutionError(.cycle(of: path + [key]), key: key, path: path, container: build.resolver, site: site)
+            throw ResolutionError(.cycle(of: path + keys), key: key, path: path, container: build.resolver, site: site)
         case .joined(let flight) where !store.sharesInstances:
             defer { holder?.stopWaiting(for: flight) }
             let first: AnyKept?
@@ -466,14 +466,17 @@ final class AsyncFlight: @unchecked Sendable {
         case joined(AsyncFlight)
         /// A new flight, which the caller starts.
         case started(AsyncFlight)
-        /// The flight waits, through others, for the caller's own build: a cycle.
-        case loop
+        /// The flight waits, through others, for the caller's own build: a cycle, whose keys (from
+        /// the flight joined to the caller's own) it gives.
+        case loop([Key])
     }
 
     private static let lock = Lock()
     nonisolated(unsafe) private static var flights: [ObjectIdentifier: AsyncFlight] = [:]
 
     private let store: ObjectIdentifier
+    /// What it builds.
+    private let key: Key
     /// The flights whose outcomes this one's build waits for (its child tasks may wait for several).
     private var awaited: [AsyncFlight] = []
     private var outcome: Result<AnyKept, any Error>?
@@ -481,26 +484,29 @@ final class AsyncFlight: @unchecked Sendable {
     private var cancelled: Set<Int> = []
     private var nextWaiter = 0
 
-    private init(store: ObjectIdentifier) {
+    private init(store: ObjectIdentifier, key: Key) {
         self.store = store
+        self.key = key
     }
 
     /// The flight building `store`'s instance, a new one if none is, or the instance `existing`
     /// finds kept (it reads the store under the registry lock). `holder`, the flight of the build
     /// the caller runs, if any, waits for it from then on (until ``stopWaiting()``), unless the
     /// flight already waits for `holder`: then nothing is joined and it is a loop.
-    static func join(_ store: InstanceStore, waitingFor holder: AsyncFlight?, existing: () -> AnyKept?) -> Joined {
+    static func join(
+        _ store: InstanceStore, building key: Key, waitingFor holder: AsyncFlight?, existing: () -> AnyKept?
+    ) -> Joined {
         let id = ObjectIdentifier(store)
         return lock.withLock {
             let flight: AsyncFlight
             let joined: Joined
             if let inFlight = flights[id] {
-                if let holder, inFlight.waits(for: holder) { return .loop }
+                if let holder, let keys = inFlight.keys(to: holder) { return .loop(keys + [holder.key]) }
                 (flight, joined) = (inFlight, .joined(inFlight))
             } else if let instance = existing() {
                 return .existing(instance)
             } else {
-                flight = AsyncFlight(store: id)
+                flight = AsyncFlight(store: id, key: key)
                 flights[id] = flight
                 joined = .started(flight)
             }
@@ -509,15 +515,18 @@ final class AsyncFlight: @unchecked Sendable {
         }
     }
 
-    /// Whether this flight is `other`, or waits for it through the flights it waits for. Lock held.
-    private func waits(for other: AsyncFlight) -> Bool {
-        var pending = [self]
+    /// The keys of the flights from this one to `other` through those it waits for, `other`'s left
+    /// out; nil when it does not wait for `other`. Lock held.
+    private func keys(to other: AsyncFlight) -> [Key]? {
+        var pending: [(flight: AsyncFlight, keys: [Key])] = [(self, [])]
         var seen: Set<ObjectIdentifier> = []
-        while let flight = pending.popLast() {
-            if flight === other { return true }
-            if seen.insert(ObjectIdentifier(flight)).inserted { pending += flight.awaited }
+        while let (flight, keys) = pending.popLast() {
+            if flight === other { return keys }
+            if seen.insert(ObjectIdentifier(flight)).inserted {
+                pending += flight.awaited.map { ($0, keys + [flight.key]) }
+            }
         }
-        return false
+        return nil
     }
 
     /// This flight's build no longer waits for `flight` (once: it may wait for it twice).
