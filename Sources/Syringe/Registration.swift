@@ -17,7 +17,9 @@ public struct Registration<T>: @unchecked Sendable {
     ///
     /// Writes `P`'s key: whichever of this and an explicit `register(P.self)` comes last wins.
     /// The key follows the registration: registering `T` again (with the same qualifier, scope
-    /// and name) moves it to the new registration, and removing the registration removes it.
+    /// and name) moves it to the new registration, and removing the registration removes it (a
+    /// registration since replaced or removed is taken as it would have been: the key serves the
+    /// new one, or is not written).
     ///
     /// ```swift
     /// Resolver.register { NetworkService() }.implements(NetworkServiceProtocol.self)

@@ -220,7 +220,7 @@ extension Resolver {
         line: UInt = #line
     ) async -> [T] {
         let site = SourceLocation(file: file, line: line)
-        bootstrapIfPending(.current)
+        bootstrapIfPending(.current, calledAt: site)
         let bindings = withChainReadLock {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }

@@ -48,7 +48,8 @@ extension Resolver {
     }
 
     /// Removes every registration except those of the given types, which keep the keys
-    /// `.implements` wrote for them.
+    /// `.implements` wrote for them. A key `.implements` wrote goes with its registration, even
+    /// when its own type is listed.
     ///
     /// ```swift
     /// resolver.clearAllRegistrations(except: [ClassB.self])

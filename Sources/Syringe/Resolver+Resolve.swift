@@ -262,7 +262,7 @@ extension Resolver {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end(resolution) }
-        bootstrapIfPending(resolution)
+        bootstrapIfPending(resolution, calledAt: site)
         let bindings = withChainReadLock(resolution) {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }

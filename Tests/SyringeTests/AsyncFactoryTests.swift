@@ -1010,6 +1010,37 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
         #expect(calls.value == 3)
     }
 
+    /// Another caller waits for the first build of a transient (to see whether it is a
+    /// `Singleton`); when the first caller's task is cancelled and its build gives up, the
+    /// waiter, not cancelled, builds its own instead of failing.
+    @Test func aWaiterOfAFirstBuildWhoseCallerIsCancelledBuildsItsOwn() async {
+        let r = Resolver()
+        let started = AfGate()
+        let calls = FxCounter()
+        r.register { () async throws -> AfNode in
+            guard calls.increment() == 1 else { return AfNode() }
+            started.open()
+            try await Task.sleep(nanoseconds: 30_000_000_000)  // until cancelled
+            return AfNode()
+        }
+        let first = Task { () -> (any Error)? in
+            do {
+                _ = try await r.tryResolveAsync(AfNode.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        await started.wait()
+        let waiting = Task { () -> AfNode in await r.resolveAsync() }
+        let trying = Task { () -> AfNode in try await r.tryResolveAsync() }
+        try? await Task.sleep(nanoseconds: 50_000_000)  // the two wait for the first build (or not yet)
+        first.cancel()
+        #expect(await first.value is CancellationError)
+        _ = await waiting.value
+        await #expect(throws: Never.self) { _ = try await trying.value }
+    }
+
     /// The first instance of a transient registration is built in the caller's task too (it
     /// decides whether its type is a `Singleton`), and sees that the task is cancelled.
     @Test func theFirstBuildOfATransientSeesItsCallersCancellation() async {

@@ -1215,6 +1215,18 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
         #expect(fxStderr(result).contains("\(msgFile):\(line): Fatal error: Syringe: registerAllServices()"))
     }
+
+    @Test func mainActorRegisteringHookReachedByResolveAllOffTheMainActorStopsAtTheCall() async {
+        let line = #line + 1  // every call in an exit test's body is at its #expect
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            msgUseRegisteringHook(MsgMainActorHook.self)
+            let finished = DispatchSemaphore(value: 0)
+            fxStartThread(finished) { _ = Resolver.main.resolveAll(MsgPlain.self) }
+            finished.wait()
+        }
+        #expect(fxStderr(result).contains("\(msgFile):\(line): Fatal error: Syringe: registerAllServices()"))
+        #expect(fxStderr(result).contains(requestedAt(line)))
+    }
 }
 
 // MARK: - Deep resolutions

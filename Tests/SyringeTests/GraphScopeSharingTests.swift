@@ -38,6 +38,11 @@ final class GssGraphOwner: @unchecked Sendable {
     @LazyInject var left: GssLeft
 }
 
+/// Where a task reports the `.graph` owner it resolved, held weakly.
+final class GssWeakOwner: @unchecked Sendable {
+    weak var object: GssGraphOwner?
+}
+
 /// A container whose `GssOwner` has an `@Inject`ed `.graph` unit and two lazy wrappers whose
 /// values depend on it.
 func gssContainer() -> Resolver {
@@ -103,5 +108,41 @@ func gssContainer() -> Resolver {
             #expect(made.owner.left.unit === made.owner.unit)
         }
         #expect(owner == nil)
+    }
+
+    @Test func aLazyWrapperMadeInAnAsyncFactorysBodyFindsItsGraphInstances() async {
+        let r = gssContainer()
+        r.register { (resolver: Resolver) async -> GssHolder<GssOwner> in
+            let unit: GssUnit = resolver.resolve()
+            let owner = GssOwner()  // made here, not resolved
+            #expect(owner.unit === unit)
+            return GssHolder(owner: owner)
+        }
+        let made: GssHolder<GssOwner> = await r.resolveAsync()
+        #expect(made.owner.left.unit === made.owner.unit)
+    }
+
+    /// A task an async factory starts continues its resolution after the resolution ended: what it
+    /// keeps in the ended resolution's `.graph` scope is held weakly, so nothing is kept alive by
+    /// the lazy wrapper that keeps the scope.
+    @Test func aGraphInstanceBuiltByATaskAFactoryStartedIsReleased() async {
+        let r = gssContainer()
+        r.register(lifetime: .graph) { GssGraphOwner() }
+        let done = AfGate()
+        let owner = GssWeakOwner()
+        r.register { (resolver: Resolver) async -> GssHolder<GssUnit> in
+            Task {
+                try? await Task.sleep(nanoseconds: 20_000_000)  // after the resolution ended
+                let late: GssGraphOwner = resolver.resolve()
+                owner.object = late
+                _ = late.left
+                done.open()
+            }
+            return GssHolder(owner: resolver.resolve())
+        }
+        _ = await r.resolveAsync(GssHolder<GssUnit>.self)
+        await done.wait()
+        try? await Task.sleep(nanoseconds: 20_000_000)  // the task's end releases what it held
+        #expect(owner.object == nil)
     }
 }

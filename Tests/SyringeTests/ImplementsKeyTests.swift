@@ -82,6 +82,31 @@ private final class ImpCat {}
         #expect((r.resolve() as ImpNetworking).name == "other")
     }
 
+    @Test func implementsOnARegistrationSinceReplacedServesTheNewOne() {
+        let r = Resolver()
+        let replaced = r.register { ImpNetwork() }
+        r.register(ImpNetwork.self) { ImpMockNetwork() }
+        replaced.implements(ImpNetworking.self)
+        #expect((r.resolve() as ImpNetworking).name == "mock")
+        r.clearRegistration(for: ImpNetwork.self)
+        #expect(r.optional(ImpNetworking.self) == nil)
+    }
+
+    @Test func implementsOnARegistrationSinceRemovedWritesNothing() {
+        let r = Resolver()
+        let removed = r.register { ImpNetwork() }
+        r.clearRegistration(for: ImpNetwork.self)
+        removed.implements(ImpNetworking.self)
+        #expect(!r.isRegistered(ImpNetworking.self))
+    }
+
+    @Test func clearingAllButTheImplementedTypeStillClearsItsKeyWithItsRegistration() {
+        let r = Resolver()
+        r.register { ImpNetwork() }.implements(ImpNetworking.self)
+        r.clearAllRegistrations(except: [ImpNetworking.self])
+        #expect(!r.isRegistered(ImpNetworking.self))
+    }
+
     @Test func aChildsRegistrationOfTheTypeLeavesTheParentsKeysWithTheParent() {
         let parent = Resolver()
         parent.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)

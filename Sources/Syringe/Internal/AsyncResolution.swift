@@ -181,10 +181,10 @@ extension Resolver {
             let first: AnyKept?
             do {
                 first = try await flight.wait(cancellable: cancellable)
-            } catch is CancellationError {
-                throw CancellationError()
+            } catch is CancellationError where cancellable && Task.isCancelled {
+                throw CancellationError()  // this caller's task is cancelled
             } catch {
-                first = nil  // the first build failed: this one is made anew
+                first = nil  // the first build failed (its caller's task cancelled, say): this one is made anew
             }
             if let first, instance(in: first, as: T.self) is any Singleton {
                 kept = first
@@ -435,9 +435,10 @@ extension AsyncStep {
     }
 
     /// Ends the async resolution's hold on its `.graph` instances (the outermost step's, once it is
-    /// built): what a lazy wrapper made in it keeps is held weakly from then on.
+    /// built): what a lazy wrapper made in it keeps, and what a task its factory started keeps
+    /// later, is held weakly from then on.
     func retireGraph() {
-        Self.graphLock.withLock { graph }?.retire()
+        Self.graphLock.withLock { graph }?.retire(forGood: true)
     }
 
     private static let graphLock = Lock()

@@ -41,10 +41,17 @@ final class Registry {
     @inline(__always)
     func isReadable(by stripe: Int) -> Bool { isShared || stripe == ownerStripe }
 
-    /// Binds `binding.key`; what it replaces goes to `leftovers`. The keys `.implements` bound to a
-    /// replaced registration move to `binding`'s. Lock held that excludes its readers
+    /// Binds `new.key`; what it replaces goes to `leftovers`. The keys `.implements` bound to a
+    /// replaced registration move to `new`'s. Lock held that excludes its readers
     /// (``StripedLock/withWriteLock(excludingReadersOf:_:)``).
-    func bind(_ binding: AnyBinding, leftovers: inout Leftovers) {
+    func bind(_ new: AnyBinding, leftovers: inout Leftovers) {
+        var binding = new
+        if let alias = new as? Alias {
+            // Written for a registration since bound anew or removed (through a `Registration` kept
+            // meanwhile): it serves what the registration's key is bound to now, or goes with it.
+            guard let current = bindings[alias.target.key] else { return leftovers.append(alias) }
+            if current.provider !== alias.target { binding = alias.moved(to: current.provider) }
+        }
         sequence += 1
         binding.order = sequence
         if let target = binding.aliasTarget, !target.aliasKeys.contains(binding.key) {

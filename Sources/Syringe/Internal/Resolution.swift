@@ -255,7 +255,8 @@ final class Resolution {
     /// The `.graph` scope of the resolution in progress, for a lazy wrapper made in it; nil
     /// outside resolutions.
     func graphScopeForLazyWrapper() -> GraphScope? {
-        if let step = asyncStep { return step.graphScope }
+        // In an async resolution: inside a synchronous resolution it makes, or in a factory's body.
+        if let step = asyncStep ?? (depth == 0 ? Resolver.binding?.asyncStep : nil) { return step.graphScope }
         guard depth > 0 else { return nil }
         touchesGraph = true
         return graph
@@ -342,6 +343,9 @@ final class GraphScope: @unchecked Sendable {
 
     private static let lock = Lock()
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Whether what is kept from now on is held weakly: an async resolution's scope once it ended,
+    /// into which a task its factory started may still keep.
+    private var keepsWeakly = false
 
     func instance(for store: AnyObject) -> AnyKept? {
         Self.lock.withLock { instanceLocked(for: store) }
@@ -359,7 +363,11 @@ final class GraphScope: @unchecked Sendable {
         var replaced: Entry?  // a retired entry whose instance is gone
         let kept = Self.lock.withLock { () -> AnyKept in
             if let existing = instanceLocked(for: store) { return existing }
-            replaced = entries.updateValue(Entry(store: store, instance: instance), forKey: ObjectIdentifier(store))
+            let entry =
+                keepsWeakly
+                ? Entry(store: store, object: instance.object, boxType: type(of: instance))
+                : Entry(store: store, instance: instance)
+            replaced = entries.updateValue(entry, forKey: ObjectIdentifier(store))
             return instance
         }
         withExtendedLifetime(replaced) {}
@@ -374,10 +382,12 @@ final class GraphScope: @unchecked Sendable {
         withExtendedLifetime(released) {}
     }
 
-    /// Ends the resolution's hold: what a lazy wrapper may still ask for is kept weakly. The
-    /// instances are let go after the lock, for the same reason as in ``empty()``.
-    func retire() {
+    /// Ends the resolution's hold: what a lazy wrapper may still ask for is kept weakly, and so is
+    /// what is kept later when `forGood`. The instances are let go after the lock, for the same
+    /// reason as in ``empty()``.
+    func retire(forGood: Bool = false) {
         let held = Self.lock.withLock { () -> [ObjectIdentifier: Entry] in
+            keepsWeakly = keepsWeakly || forGood
             let held = entries
             for (id, entry) in held {
                 guard let instance = entry.instance else { continue }
