@@ -125,7 +125,8 @@ func gssContainer() -> Resolver {
     /// A task an async factory starts continues its resolution after the resolution ended: what it
     /// keeps in the ended resolution's `.graph` scope is held weakly, so nothing is kept alive by
     /// the lazy wrapper that keeps the scope.
-    @Test func aGraphInstanceBuiltByATaskAFactoryStartedIsReleased() async {
+    @Test(arguments: [false, true])
+    func aGraphInstanceBuiltByATaskAFactoryStartedIsReleased(factoryKeepsInTheScope: Bool) async {
         let r = gssContainer()
         r.register(lifetime: .graph) { GssGraphOwner() }
         let done = AfGate()
@@ -138,7 +139,7 @@ func gssContainer() -> Resolver {
                 _ = late.left
                 done.open()
             }
-            return GssHolder(owner: resolver.resolve())
+            return GssHolder(owner: factoryKeepsInTheScope ? resolver.resolve() : GssUnit())
         }
         _ = await r.resolveAsync(GssHolder<GssUnit>.self)
         await done.wait()

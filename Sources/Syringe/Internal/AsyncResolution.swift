@@ -387,6 +387,9 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     /// The outermost step's: the `.graph` instances of its async resolution, made when first
     /// needed (``graphScope``). Guarded by the graphs' lock.
     var graph: GraphScope?
+    /// Whether the outermost step's build ended: a scope made after it (for a task its factory
+    /// started) holds what it keeps weakly. Guarded by the graphs' lock.
+    private var graphEnded = false
 
     init(
         _ container: Resolver, provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?,
@@ -428,7 +431,8 @@ extension AsyncStep {
     var graphScope: GraphScope {
         let root = steps.reduce(self) { $1 }
         return Self.graphLock.withLock {
-            let graph = root.graph ?? GraphScope()
+            if let graph = root.graph { return graph }
+            let graph = GraphScope(keepingWeakly: root.graphEnded)
             root.graph = graph
             return graph
         }
@@ -438,7 +442,10 @@ extension AsyncStep {
     /// built): what a lazy wrapper made in it keeps, and what a task its factory started keeps
     /// later, is held weakly from then on.
     func retireGraph() {
-        Self.graphLock.withLock { graph }?.retire(forGood: true)
+        Self.graphLock.withLock {
+            graphEnded = true
+            return graph
+        }?.retire(forGood: true)
     }
 
     private static let graphLock = Lock()

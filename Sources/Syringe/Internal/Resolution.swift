@@ -345,7 +345,11 @@ final class GraphScope: @unchecked Sendable {
     private var entries: [ObjectIdentifier: Entry] = [:]
     /// Whether what is kept from now on is held weakly: an async resolution's scope once it ended,
     /// into which a task its factory started may still keep.
-    private var keepsWeakly = false
+    private var keepsWeakly: Bool
+
+    init(keepingWeakly: Bool = false) {
+        keepsWeakly = keepingWeakly
+    }
 
     func instance(for store: AnyObject) -> AnyKept? {
         Self.lock.withLock { instanceLocked(for: store) }
