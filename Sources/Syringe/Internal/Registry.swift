@@ -41,21 +41,22 @@ final class Registry {
     @inline(__always)
     func isReadable(by stripe: Int) -> Bool { isShared || stripe == ownerStripe }
 
-    /// Binds `new.key`; what it replaces goes to `leftovers`. The keys `.implements` bound to a
-    /// replaced registration move to `new`'s. Lock held that excludes its readers
+    /// Binds `binding.key`; what it replaces goes to `leftovers`. The keys `.implements` bound to a
+    /// replaced registration move to `binding`'s. Lock held that excludes its readers
     /// (``StripedLock/withWriteLock(excludingReadersOf:_:)``).
-    func bind(_ new: AnyBinding, leftovers: inout Leftovers) {
-        var binding = new
-        if let alias = new as? Alias {
+    func bind(_ binding: AnyBinding, leftovers: inout Leftovers, following: Bool = true) {
+        if following, binding.aliasTarget != nil, let alias = binding as? Alias {
             // Written for a registration since bound anew or removed (through a `Registration` kept
             // meanwhile): it serves what the registration's key is bound to now, or goes with it.
             guard let current = bindings[alias.target.key] else { return leftovers.append(alias) }
-            if current.provider !== alias.target { binding = alias.moved(to: current.provider) }
+            if current.provider !== alias.target {
+                return bind(alias.moved(to: current.provider), leftovers: &leftovers, following: false)
+            }
         }
         sequence += 1
         binding.order = sequence
-        if let target = binding.aliasTarget, !target.aliasKeys.contains(binding.key) {
-            target.aliasKeys.append(binding.key)
+        if let target = binding.aliasTarget, target.aliasKeys?.contains(binding.key) != true {
+            target.aliasKeys = (target.aliasKeys ?? []) + [binding.key]
         }
         let replaced = bindings.bind(binding)
         index(binding)
@@ -85,14 +86,14 @@ final class Registry {
     /// Moves the keys `.implements` bound to `old` (those still bound to it) to `new`, or unbinds
     /// them (nil); the aliases they were bound to go to `leftovers`. Lock held.
     private func moveAliases(of old: AnyProvider, to new: AnyProvider?, leftovers: inout Leftovers) {
-        for key in old.aliasKeys {
+        for key in old.aliasKeys ?? [] {
             guard let alias = bindings[key] as? Alias, alias.target === old else { continue }
             unindex(alias)
             if let new {
                 let moved = alias.moved(to: new)
                 _ = bindings.bind(moved)
                 index(moved)
-                if !new.aliasKeys.contains(key) { new.aliasKeys.append(key) }
+                if new.aliasKeys?.contains(key) != true { new.aliasKeys = (new.aliasKeys ?? []) + [key] }
             } else {
                 _ = bindings.unbind(key)
                 replacedSites[key] = nil
