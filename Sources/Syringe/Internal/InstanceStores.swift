@@ -102,7 +102,7 @@ final class GraphStore: InstanceStore {
     override func keep(
         _ instance: AnyKept, for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
     ) {
-        resolution.keepInGraph(instance, for: self)
+        _ = resolution.keepInGraph(instance, for: self)  // the caller reads what was kept
     }
 
     override var lifetimeDescription: String { "graph" }
