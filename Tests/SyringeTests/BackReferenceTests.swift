@@ -42,8 +42,63 @@ private final class BRSlow {
     var ready = false
 }
 private struct BRStepFailed: Error {}
+private struct BRIncomplete: Error {}
+
+/// What one round of two threads resolving the two sides of a singleton pair got.
+private final class BRPairOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var left: BRLeft?
+    private var right: BRRight?
+    private var errors: [String] = []
+
+    func record(_ body: () throws -> Void) {
+        do { try body() } catch { lock.withLock { errors.append("\(error)") } }
+    }
+    func got(_ left: BRLeft) { lock.withLock { self.left = left } }
+    func got(_ right: BRRight) { lock.withLock { self.right = right } }
+
+    /// Nil when both threads got the two complete, paired instances; else what went wrong.
+    var problem: String? {
+        lock.withLock {
+            if let error = errors.first { return error }
+            guard let left, let right else { return "a side is missing" }
+            guard left.right === right, right.left === left else { return "the two instances are not paired" }
+            return nil
+        }
+    }
+}
 
 @Suite struct BackReferenceTests {
+    /// Two singletons tied by `initCompleted`, resolved first by two threads at once, one from each
+    /// side: whichever side each asked for, both get the two complete, paired instances.
+    @Test func aSingletonPairClosedByInitCompletedResolvedFirstFromBothSidesAtOnce() {
+        for _ in 0..<300 {
+            let r = Resolver()
+            r.register(lifetime: .singleton) { BRLeft() }
+                .initCompleted { r, left in left.right = try r.tryResolve() }
+            r.register(lifetime: .singleton) { BRRight(left: try $0.tryResolve()) }
+            let outcome = BRPairOutcome()
+            let finished = fxRunThreads(2) { index in
+                outcome.record {
+                    // Each checks what it got as it returns: complete, the step run.
+                    if index == 0 {
+                        let left: BRLeft = try r.tryResolve()
+                        if left.right?.left !== left { throw BRIncomplete() }
+                        outcome.got(left)
+                    } else {
+                        let right: BRRight = try r.tryResolve()
+                        if right.left.right !== right { throw BRIncomplete() }
+                        outcome.got(right)
+                    }
+                }
+            }
+            #expect(finished)
+            if let problem = outcome.problem {
+                Issue.record("\(problem)")
+                return
+            }
+        }
+    }
     // MARK: initCompleted
 
     @Test func twoSingletonsPointAtEachOtherWhicheverIsResolvedFirst() {

@@ -541,8 +541,27 @@ extension Resolver {
 
     /// Keeps `value` in its store: shared instances under the write lock, published for the threads
     /// waiting for it. Returns the instance to hand out.
+    ///
+    /// A shared instance built while `initCompleted` steps of the resolution are pending may refer
+    /// to an instance whose step has not run: it is published with them, once they have run (until
+    /// then this thread alone sees it), so that no other thread gets it incomplete.
     func keep<T>(_ value: T, _ build: Build, isMarked: Bool, in resolution: Resolution) -> T {
         guard build.isClaimed || build.isFirst || build.store is GraphStore else { return value }
+        if build.isClaimed && build.store.sharesInstances && !resolution.pendingCompletions.isEmpty {
+            let id = ObjectIdentifier(build.store)
+            resolution.provisional[id] = Kept(value)
+            resolution.enqueueCompletion(
+                resolution.innermostFrame!, in: build.builder, value: value, step: { _, _ in }
+            ) { succeeded in
+                resolution.provisional[id] = nil
+                if succeeded {
+                    _ = self.keep(value, build, isMarked: isMarked, in: resolution)
+                } else {
+                    Construction.shared.abandon(build.store)
+                }
+            }
+            return value
+        }
         let instance = Kept(value)
         var kept: AnyKept = instance
         // What the store lets go (an expired instance, say) is released after every lock, the
