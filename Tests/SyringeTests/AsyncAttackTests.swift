@@ -557,7 +557,7 @@ struct AdvFlaky: Error, Equatable { let attempt: Int }
         let started = AfGate()
         r.register { () async throws -> AdvNode in
             started.open()
-            try await Task.sleep(nanoseconds: 30_000_000_000)  // until cancelled
+            try await afSleepUntilCancelled()
             return AdvNode()
         }
         let task = Task { () -> (any Error)? in

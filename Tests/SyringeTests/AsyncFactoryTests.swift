@@ -85,6 +85,29 @@ struct AfFailure: Error, Equatable {
 }
 
 /// Lets a test hold a factory until it says so.
+/// Sleeps until the task is cancelled, however long the test takes to cancel it (on 2 cores, other
+/// tests may keep the canceller from running for a long while); throws `CancellationError` then.
+func afSleepUntilCancelled() async throws {
+    while true { try await Task.sleep(nanoseconds: 10_000_000) }
+}
+
+/// A service whose implementation is a `Singleton`, registered without a lifetime.
+protocol AfSharedService: AnyObject, Sendable {}
+final class AfSingletonService: AfSharedService, Singleton {}
+
+/// Starts a task that resolves `type` with `tryResolveAsync()`; its value is the error it threw,
+/// if any.
+func afTrying<T>(_ resolver: Resolver, _ type: T.Type) -> Task<(any Error)?, Never> {
+    Task {
+        do {
+            _ = try await resolver.tryResolveAsync(type)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
 final class AfGate: @unchecked Sendable {
     private let lock = NSLock()
     private var isOpen = false
@@ -987,17 +1010,10 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
             let call = calls.increment()
             guard call <= 2 else { return AfNode() }  // the build made again, uncancelled
             started[call - 1].open()
-            try await Task.sleep(nanoseconds: 30_000_000_000)  // until cancelled
+            try await afSleepUntilCancelled()
             return AfNode()
         }
-        let tried = Task { () -> (any Error)? in
-            do {
-                _ = try await r.tryResolveAsync(AfNode.self)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let tried = afTrying(r, AfNode.self)
         await started[0].wait()
         tried.cancel()
         let error = await tried.value
@@ -1020,17 +1036,10 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
         r.register { () async throws -> AfNode in
             guard calls.increment() == 1 else { return AfNode() }
             started.open()
-            try await Task.sleep(nanoseconds: 30_000_000_000)  // until cancelled
+            try await afSleepUntilCancelled()
             return AfNode()
         }
-        let first = Task { () -> (any Error)? in
-            do {
-                _ = try await r.tryResolveAsync(AfNode.self)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let first = afTrying(r, AfNode.self)
         await started.wait()
         let waiting = Task { () -> AfNode in await r.resolveAsync() }
         let trying = Task { () -> AfNode in try await r.tryResolveAsync() }
@@ -1039,6 +1048,34 @@ func afFinishes(within seconds: Double, _ body: @escaping @Sendable () async -> 
         #expect(await first.value is CancellationError)
         _ = await waiting.value
         await #expect(throws: Never.self) { _ = try await trying.value }
+    }
+
+    /// A `Singleton` behind a transient registration is built once however many wait for its first
+    /// build: when that build gives up (its caller cancelled), one waiter builds it again while the
+    /// others wait for that build.
+    @Test func aSingletonBehindATransientRegistrationIsBuiltOnceAfterItsFirstBuildGivesUp() async {
+        let r = Resolver()
+        let started = AfGate()
+        let calls = FxCounter()
+        r.register { () async throws -> AfSharedService in
+            guard calls.increment() == 1 else {
+                try await Task.sleep(nanoseconds: 50_000_000)  // the others join this build meanwhile
+                return AfSingletonService()
+            }
+            started.open()
+            try await afSleepUntilCancelled()
+            return AfSingletonService()
+        }
+        let first = afTrying(r, AfSharedService.self)
+        await started.wait()
+        let waiters = (0..<10).map { _ in Task { () -> AfSharedService in await r.resolveAsync() } }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        first.cancel()
+        #expect(await first.value is CancellationError)
+        var instances: [AfSharedService] = []
+        for waiter in waiters { instances.append(await waiter.value) }
+        #expect(instances.allSatisfy { $0 === instances[0] })
+        #expect(calls.value == 2)
     }
 
     /// The first instance of a transient registration is built in the caller's task too (it

@@ -178,15 +178,19 @@ extension Resolver {
             throw ResolutionError(.cycle(of: path + keys), key: key, path: path, container: build.resolver, site: site)
         case .joined(let flight) where !store.sharesInstances:
             defer { holder?.stopWaiting(for: flight) }
-            let first: AnyKept?
+            let first: AnyKept
             do {
                 first = try await flight.wait(cancellable: cancellable)
             } catch is CancellationError where cancellable && Task.isCancelled {
                 throw CancellationError()  // this caller's task is cancelled
             } catch {
-                first = nil  // the first build failed (its caller's task cancelled, say): this one is made anew
+                // The first build failed (its caller's task cancelled, say): the next is the first,
+                // built by one caller while the others wait for it.
+                return try await self.build(
+                    build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
+                    isolation: isolation)
             }
-            if let first, instance(in: first, as: T.self) is any Singleton {
+            if instance(in: first, as: T.self) is any Singleton {
                 kept = first
             } else {
                 return try await run(
