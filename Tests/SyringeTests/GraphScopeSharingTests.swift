@@ -6,7 +6,9 @@ import Testing
 // first read, later, finds the resolution's `.graph` instances. Several wrappers share the scope,
 // and their first reads may come from several threads at once.
 
-final class GssUnit {}
+final class GssUnit {
+    let serial = FxSerial.next()
+}
 final class GssLeft {
     let unit: GssUnit
     init(unit: GssUnit) { self.unit = unit }
@@ -38,6 +40,12 @@ final class GssGraphOwner: @unchecked Sendable {
     @LazyInject var left: GssLeft
 }
 
+/// A second `.graph` registration, and an owner whose lazy wrapper's first read builds it.
+final class GssOther {}
+final class GssOtherOwner: @unchecked Sendable {
+    @LazyInject var other: GssOther
+}
+
 /// Where a task reports the `.graph` owner it resolved, held weakly.
 final class GssWeakOwner: @unchecked Sendable {
     weak var object: GssGraphOwner?
@@ -48,6 +56,7 @@ final class GssWeakOwner: @unchecked Sendable {
 func gssContainer() -> Resolver {
     let r = Resolver()
     r.register(lifetime: .graph) { GssUnit() }
+    r.register(lifetime: .graph) { GssOther() }
     r.register { GssLeft(unit: $0.resolve()) }
     r.register { GssRight(unit: $0.resolve()) }
     r.register { GssOwner() }
@@ -145,5 +154,36 @@ func gssContainer() -> Resolver {
         await done.wait()
         try? await Task.sleep(nanoseconds: 20_000_000)  // the task's end releases what it held
         #expect(owner.object == nil)
+    }
+
+    /// A lazy wrapper read on another thread while the resolution that made it still runs: the read
+    /// leaves the resolution's `.graph` scope alone, so the resolution's next request for the unit
+    /// gets the same one.
+    @Test func aLazyWrapperReadWhileItsResolutionRunsLeavesItsGraphInstancesAlone() {
+        let r = gssContainer()
+        r.register { (resolver: Resolver) -> GssHolder<GssUnit> in
+            let first = resolver.resolve(GssUnit.self).serial  // nothing else holds it
+            let owner = GssOtherOwner()  // its read keeps a new `.graph` instance in the scope
+            let finished = DispatchSemaphore(value: 0)
+            fxStartThread(finished) { _ = owner.other }
+            finished.wait()
+            let again: GssUnit = resolver.resolve()
+            #expect(again.serial == first)
+            return GssHolder(owner: again)
+        }
+        _ = r.resolve(GssHolder<GssUnit>.self)
+    }
+
+    @Test func aLazyWrapperReadWhileItsAsyncResolutionRunsLeavesItsGraphInstancesAlone() async {
+        let r = gssContainer()
+        r.register { (resolver: Resolver) async -> GssHolder<GssUnit> in
+            let first = resolver.resolve(GssUnit.self).serial
+            let owner = GssOtherOwner()
+            await Task.detached { _ = owner.other }.value
+            let again: GssUnit = resolver.resolve()
+            #expect(again.serial == first)
+            return GssHolder(owner: again)
+        }
+        _ = await r.resolveAsync(GssHolder<GssUnit>.self)
     }
 }

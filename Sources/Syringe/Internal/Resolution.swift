@@ -66,6 +66,9 @@ final class Resolution {
     /// Whether the current top-level resolution kept an instance in ``graph``, or let a lazy
     /// wrapper keep it: its end then empties or retires it.
     private var touchesGraph = false
+    /// Whether ``graph`` is a lazy wrapper's scope, borrowed for its first read: the end of the read
+    /// leaves it to the resolution that made it, which may still run.
+    private var borrowsGraph = false
     /// Shared instances whose builder lent them before their `initCompleted` step ran
     /// (``Construction``): the current top-level resolution waits for those builds to finish
     /// before it returns.
@@ -268,12 +271,13 @@ final class Resolution {
 
     private func endGraphScope() {
         touchesGraph = false
+        if borrowsGraph { return }
         if isKnownUniquelyReferenced(&graph) {
             graph.empty()
         } else {
             let retired = graph
             graph = GraphScope()
-            retired.retire()
+            retired.retire(forGood: true)
         }
     }
 
@@ -290,12 +294,14 @@ final class Resolution {
     /// Runs `body` with `scope` as the `.graph` scope: a lazy wrapper's first read, outside any
     /// resolution, sees the instances of the resolution that created it. The scope is shared by the
     /// resolution's other lazy wrappers, whose first reads may run at the same time on other
-    /// threads: what they keep in it, the first kept of each registration is everyone's.
+    /// threads: what they keep in it, the first kept of each registration is everyone's. The read
+    /// never ends the scope: the resolution that made it does (it may still run), and what is kept
+    /// after that is held weakly.
     func withGraphScope<R>(_ scope: GraphScope?, _ body: () -> R) -> R {
         guard let scope, depth == 0, asyncStep == nil else { return body() }
         let outer = graph
-        graph = scope
-        defer { graph = outer }
+        (graph, borrowsGraph) = (scope, true)
+        defer { (graph, borrowsGraph) = (outer, false) }
         return body()
     }
 
