@@ -107,6 +107,15 @@ private final class ImpCat {}
         #expect(!r.isRegistered(ImpNetworking.self))
     }
 
+    @Test func theKeysFollowARegistrationThatAlsoImplementsItsOwnType() {
+        let r = Resolver()
+        r.register { ImpNetwork() }.implements(ImpNetworking.self).implements(ImpNetwork.self)
+        r.register(ImpNetwork.self) { ImpMockNetwork() }
+        #expect((r.resolve() as ImpNetworking).name == "mock")
+        r.clearRegistration(for: ImpNetwork.self)
+        #expect(r.optional(ImpNetworking.self) == nil)
+    }
+
     @Test func aChildsRegistrationOfTheTypeLeavesTheParentsKeysWithTheParent() {
         let parent = Resolver()
         parent.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)

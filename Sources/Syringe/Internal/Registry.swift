@@ -68,7 +68,8 @@ final class Registry {
             replacedSites[binding.key, default: []].append(replaced.site)
         }
         leftovers.append(replaced)
-        if replaced.aliasTarget == nil && replaced !== binding.provider {
+        // The key was its registration's own (a registration, or `.implements` of its own type).
+        if replaced.provider.key == replaced.key && replaced.provider !== binding.provider {
             moveAliases(of: replaced.provider, to: binding.provider, leftovers: &leftovers)
         }
     }
@@ -80,7 +81,7 @@ final class Registry {
         replacedSites[key] = nil
         unindex(removed)
         leftovers.append(removed)
-        if removed.aliasTarget == nil { moveAliases(of: removed.provider, to: nil, leftovers: &leftovers) }
+        if removed.provider.key == key { moveAliases(of: removed.provider, to: nil, leftovers: &leftovers) }
     }
 
     /// Moves the keys `.implements` bound to `old` (those still bound to it) to `new`, or unbinds
