@@ -174,4 +174,35 @@ private final class MFNeedsIdentifier {
         parent.dropAllCached()
         #expect((child.resolve() as MFNetwork) !== before)
     }
+
+    // MARK: Factory forms (Migrating, "From Factory")
+
+    @Test func droppingOneTypesCachedInstance() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { MFNetwork() }
+        let before: MFNetwork = r.resolve()
+        r.dropCached([MFNetwork.self])
+        #expect((r.resolve() as MFNetwork) !== before)
+    }
+
+    @Test func aContainersDefaultLifetimeIsANamedCache() {
+        let r = Resolver()
+        r.defaultLifetime = .cached(in: MFFlow.self)
+        r.register { MFNetwork() }
+        let before: MFNetwork = r.resolve()
+        #expect((r.resolve() as MFNetwork) === before)
+        r.dropCached(scopedTo: MFFlow.self)
+        #expect((r.resolve() as MFNetwork) !== before)
+    }
+
+    @Test func anOptionalFactorysNilIsNotKeptBySharedLifetimes() {
+        let r = Resolver()
+        let device = MFDevice(identifier: nil)
+        r.register(name: "session", lifetime: .singleton) { () -> MFNeedsIdentifier? in
+            device.identifier.map { MFNeedsIdentifier(identifier: $0) }
+        }
+        #expect(r.optional(MFNeedsIdentifier.self, name: "session") == nil)
+        device.identifier = "signed-in"
+        #expect(r.optional(MFNeedsIdentifier.self, name: "session")?.identifier == "signed-in")
+    }
 }

@@ -12,11 +12,6 @@
 /// A thread that finds something being built by another thread waits for it, unless waiting would
 /// close a loop of threads waiting on one another (two singletons that need each other, built from
 /// two threads at once): that is a dependency cycle and is reported as one instead of deadlocking.
-/// One loop is not a cycle: a shared instance already built, whose `initCompleted` step waits for
-/// a build of a thread that waits for the instance (two singletons whose loop a step closes, each
-/// asked for first by a thread of its own). Its builder lends the instance to the waiting thread,
-/// which goes on with it and, before its resolution returns, waits for the step to have run
-/// (``lent``, ``waitUntilFinished(_:)``).
 /// A loop through something Syringe does not see (a factory that blocks on another thread which
 /// resolves what that factory is building) cannot be told from a slow build: a thread that has
 /// waited ``reportDelay`` seconds says so on standard error, and goes on waiting.
@@ -69,19 +64,8 @@ final class Construction: @unchecked Sendable {
 
     private let lock = ConditionLock()
     private var builds: [ObjectIdentifier: Build] = [:]
-    /// Instances built whose `initCompleted` step has not run, lent by their builder to the thread
-    /// waiting for them, by what they were claimed as.
-    private var lent: [ObjectIdentifier: AnyKept] = [:]
-    /// A thread waiting, and for what (its path and subject are stable while it waits), with the
-    /// instances it built whose `initCompleted` step has not run (which a loop may borrow).
-    private struct Waiter {
-        let awaited: ObjectIdentifier
-        let trail: [String]
-        let lendable: [ObjectIdentifier: AnyKept]
-    }
-
-    /// The threads waiting.
-    private var waiting: [ObjectIdentifier: Waiter] = [:]
+    /// The threads waiting, and for what (their path and subject are stable while they wait).
+    private var waiting: [ObjectIdentifier: (awaited: ObjectIdentifier, trail: [String])] = [:]
 
     /// Claims building `item` (identified by an object the caller keeps alive meanwhile), or waits
     /// for the thread building it and returns what `existing` finds then. `existing` runs with this
@@ -96,10 +80,6 @@ final class Construction: @unchecked Sendable {
         return lock.withLock {
             while true {
                 if let value = existing() { return .existing(value) }
-                if let instance = lent[awaited], let value = instance as? T {
-                    resolution.borrow(awaited)
-                    return .existing(value)
-                }
                 guard let build = builds[awaited] else {
                     builds[awaited] = Build(
                         builder: me, systemThread: pthread_self(), systemThreadID: resolution.systemThreadID,
@@ -108,19 +88,10 @@ final class Construction: @unchecked Sendable {
                 }
                 if build.builder == me { return .loop(otherPath: nil, otherTrail: nil) }
                 if waitLoopReaches(me, from: build.builder) {
-                    // The builder waits, through the loop, for this thread: it lends what it built if
-                    // only its step is left; else this thread lends what the loop waits for, if it can.
-                    if let instance = waiting[build.builder]?.lendable[awaited], let value = instance as? T {
-                        lent[awaited] = instance
-                        resolution.borrow(awaited)
-                        return .existing(value)
-                    }
-                    guard lendToLoop(from: build.builder, by: resolution) else {
-                        return .loop(otherPath: build.path, otherTrail: waiting[build.builder]?.trail ?? [])
-                    }
+                    return .loop(otherPath: build.path, otherTrail: waiting[build.builder]?.trail ?? [])
                 }
                 let trail = subject().trail(from: resolution.path)
-                waiting[me] = Waiter(awaited: awaited, trail: trail, lendable: resolution.provisional)
+                waiting[me] = (awaited, trail)
                 let delay = UInt64(WaitWatchdog.reportDelay * (reports == 0 ? 1 : 6) * 1e9)
                 let isWoken = lock.wait(until: reports < 2 ? start + delay : nil)
                 waiting[me] = nil
@@ -141,19 +112,10 @@ final class Construction: @unchecked Sendable {
     /// Publishes what was built (`publish` runs with this coordinator's lock held) and wakes the
     /// threads waiting for it.
     func finish(_ item: AnyObject, publish: () -> Void = {}) {
-        let returned = lock.withLock {
+        lock.withLock {
             publish()
             builds[ObjectIdentifier(item)] = nil
             lock.broadcast()
-            return lent.removeValue(forKey: ObjectIdentifier(item))
-        }
-        withExtendedLifetime(returned) {}  // released after the lock
-    }
-
-    /// Waits until the builds of `items`, whose instances this thread borrowed, have finished.
-    func waitUntilFinished(_ items: [ObjectIdentifier]) {
-        lock.withLock {
-            while items.contains(where: { builds[$0] != nil }) { _ = lock.wait(until: nil) }
         }
     }
 
@@ -166,40 +128,18 @@ final class Construction: @unchecked Sendable {
     /// ends in the middle of its builds.
     func abandonAll(claimedBy resolution: Resolution) {
         let me = ObjectIdentifier(resolution)
-        let returned = lock.withLock {
-            let mine = builds.filter { $0.value.builder == me }.keys
+        lock.withLock {
             builds = builds.filter { $0.value.builder != me }
             waiting[me] = nil
             lock.broadcast()
-            return mine.compactMap { lent.removeValue(forKey: $0) }
         }
-        withExtendedLifetime(returned) {}  // released after the lock
-    }
-
-    /// Lends the instance a thread of the loop from `thread` waits for, when `resolution` built it
-    /// and its `initCompleted` step has not run yet; whether it did. Lock held.
-    private func lendToLoop(from thread: ObjectIdentifier, by resolution: Resolution) -> Bool {
-        let me = ObjectIdentifier(resolution)
-        var current = thread
-        var seen: Set<ObjectIdentifier> = []
-        while let awaited = waiting[current]?.awaited, let next = builds[awaited]?.builder {
-            if next == me {
-                guard let instance = resolution.provisional[awaited] else { return false }
-                lent[awaited] = instance
-                lock.broadcast()
-                return true
-            }
-            guard seen.insert(next).inserted else { return false }
-            current = next
-        }
-        return false
     }
 
     /// Whether following "waits for something built by" from `thread` comes back to `me`.
     private func waitLoopReaches(_ me: ObjectIdentifier, from thread: ObjectIdentifier) -> Bool {
         var current = thread
         var seen: Set<ObjectIdentifier> = []
-        while let awaited = waiting[current]?.awaited, lent[awaited] == nil, let next = builds[awaited]?.builder {
+        while let awaited = waiting[current]?.awaited, let next = builds[awaited]?.builder {
             if next == me { return true }
             guard seen.insert(next).inserted else { return false }
             current = next

@@ -547,7 +547,7 @@ extension Resolver {
     /// then this thread alone sees it), so that no other thread gets it incomplete.
     func keep<T>(_ value: T, _ build: Build, isMarked: Bool, in resolution: Resolution) -> T {
         guard build.isClaimed || build.isFirst || build.store is GraphStore else { return value }
-        if build.isClaimed && build.store.sharesInstances && !resolution.pendingCompletions.isEmpty {
+        if build.isClaimed && (build.store.sharesInstances || isMarked) && !resolution.pendingCompletions.isEmpty {
             let id = ObjectIdentifier(build.store)
             resolution.provisional[id] = Kept(value)
             resolution.enqueueCompletion(

@@ -69,13 +69,6 @@ final class Resolution {
     /// Whether ``graph`` is a lazy wrapper's scope, borrowed for its first read: the end of the read
     /// leaves it to the resolution that made it, which may still run.
     private var borrowsGraph = false
-    /// Shared instances whose builder lent them before their `initCompleted` step ran
-    /// (``Construction``): the current top-level resolution waits for those builds to finish
-    /// before it returns.
-    private var borrowedBuilds: [ObjectIdentifier] = []
-    /// Whether the current top-level resolution's end has work: ``touchesGraph``, or
-    /// ``borrowedBuilds``. One flag, read when every top-level resolution ends.
-    private var endsWithWork = false
     /// `initCompleted` steps to run before the outermost resolution returns.
     @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
     /// Instances whose `initCompleted` step has not run yet, by store: only this thread sees them.
@@ -193,7 +186,7 @@ final class Resolution {
     func leave() {
         depth -= 1
         containerReference = (frames + depth).move().outerContainer
-        if depth == 0 && endsWithWork { endTopLevel() }
+        if depth == 0 && touchesGraph { endGraphScope() }
     }
 
     @inline(never)
@@ -237,7 +230,7 @@ final class Resolution {
     /// one kept.
     func keepInGraph(_ instance: AnyKept, for store: AnyObject) -> AnyKept {
         guard let step = asyncStep else {
-            (touchesGraph, endsWithWork) = (true, true)
+            touchesGraph = true
             return graph.keep(instance, for: store)
         }
         return step.graphScope.keep(instance, for: store)
@@ -250,25 +243,7 @@ final class Resolution {
 
     /// Ends a top-level resolution's `.graph` scope: emptied when nothing else keeps it, else
     /// retired (held weakly) and replaced, for the lazy wrappers that keep it.
-    /// Ends a top-level resolution that has work at its end.
     @inline(never)
-    private func endTopLevel() {
-        endsWithWork = false
-        if touchesGraph { endGraphScope() }
-        if !borrowedBuilds.isEmpty {
-            let borrowed = borrowedBuilds
-            borrowedBuilds = []
-            Construction.shared.waitUntilFinished(borrowed)
-        }
-    }
-
-    /// Notes that this resolution goes on with a shared instance whose builder lent it before its
-    /// `initCompleted` step ran: it returns once that build finished. The construction lock held.
-    func borrow(_ item: ObjectIdentifier) {
-        borrowedBuilds.append(item)
-        endsWithWork = true
-    }
-
     private func endGraphScope() {
         touchesGraph = false
         if borrowsGraph { return }
@@ -287,7 +262,7 @@ final class Resolution {
         // In an async resolution: inside a synchronous resolution it makes, or in a factory's body.
         if let step = asyncStep ?? (depth == 0 ? Resolver.binding?.asyncStep : nil) { return step.graphScope }
         guard depth > 0 else { return nil }
-        (touchesGraph, endsWithWork) = (true, true)
+        touchesGraph = true
         return graph
     }
 
