@@ -43,6 +43,19 @@ private final class BRSlow {
 }
 private struct BRStepFailed: Error {}
 private struct BRIncomplete: Error {}
+
+/// A service whose implementation is a `Singleton`, registered without a lifetime, and the
+/// singleton whose step resolves it.
+private protocol BRMarkedService: AnyObject {
+    var owner: BROwnerOfMarked { get }
+}
+private final class BRMarked: BRMarkedService, Singleton {
+    let owner: BROwnerOfMarked
+    init(owner: BROwnerOfMarked) { self.owner = owner }
+}
+private final class BROwnerOfMarked {
+    var service: BRMarkedService?
+}
 private struct BRPairProblem: Error, CustomStringConvertible {
     let description: String
 }
@@ -99,6 +112,33 @@ private final class BRPairOutcome: @unchecked Sendable {
         outcome.got(left)
         finished.wait()
         #expect(outcome.problem == nil, "\(outcome.problem ?? "")")
+    }
+
+    /// The same when the instance built while the step is pending is the first of a transient
+    /// registration whose type is a `Singleton` (its build decides that it is shared).
+    @Test func aSingletonBehindATransientRegistrationBuiltWhileAStepIsPendingIsPublishedAfterIt() {
+        let r = Resolver()
+        let serviceBuilt = DispatchSemaphore(value: 0)
+        r.register(lifetime: .singleton) { BROwnerOfMarked() }
+            .initCompleted { r, owner in
+                let service: BRMarkedService = try r.tryResolve()
+                serviceBuilt.signal()
+                usleep(100_000)  // the other thread asks for the service meanwhile
+                owner.service = service
+            }
+        r.register { (resolver: Resolver) throws -> BRMarkedService in BRMarked(owner: try resolver.tryResolve()) }
+        let complete = FxCounter()
+        let finished = DispatchSemaphore(value: 0)
+        fxStartThread(finished) {
+            serviceBuilt.wait()
+            if let service: BRMarkedService = try? r.tryResolve(), service.owner.service === service {
+                complete.increment()
+            }
+        }
+        let owner: BROwnerOfMarked = r.resolve()
+        finished.wait()
+        #expect(owner.service != nil)
+        #expect(complete.value == 1)
     }
 
     /// Two singletons tied by `initCompleted`, resolved first by two threads at once, one from each
