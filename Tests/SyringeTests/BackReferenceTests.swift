@@ -84,19 +84,30 @@ private final class BRPairOutcome: @unchecked Sendable {
     }
 }
 
+/// Registers a singleton whose `initCompleted` step resolves a `Dependency`, signals `built`, and
+/// holds it 100 ms (another thread asks for it meanwhile) before `attach` stores it.
+private func brRegisterWithASlowStep<Owner, Dependency>(
+    in r: Resolver, _ make: @escaping () -> Owner, signalling built: DispatchSemaphore,
+    attach: @escaping (Owner, Dependency) -> Void
+) {
+    r.register(lifetime: .singleton, factory: make)
+        .initCompleted { r, owner in
+            let dependency: Dependency = try r.tryResolve()
+            built.signal()
+            usleep(100_000)
+            attach(owner, dependency)
+        }
+}
+
 @Suite struct BackReferenceTests {
     /// Another thread asking for a singleton built while a step of the resolution is pending (the
     /// `Right`, which refers to the `Left` whose step has not run) waits, and gets it complete.
     @Test func aSingletonBuiltWhileAStepIsPendingIsPublishedOnceTheStepHasRun() {
         let r = Resolver()
         let rightBuilt = DispatchSemaphore(value: 0)
-        r.register(lifetime: .singleton) { BRLeft() }
-            .initCompleted { r, left in
-                let right: BRRight = try r.tryResolve()
-                rightBuilt.signal()
-                usleep(100_000)  // the other thread asks for the `Right` meanwhile
-                left.right = right
-            }
+        brRegisterWithASlowStep(in: r, { BRLeft() }, signalling: rightBuilt) { (left, right: BRRight) in
+            left.right = right
+        }
         r.register(lifetime: .singleton) { BRRight(left: try $0.tryResolve()) }
         let outcome = BRPairOutcome()
         let finished = DispatchSemaphore(value: 0)
@@ -119,13 +130,9 @@ private final class BRPairOutcome: @unchecked Sendable {
     @Test func aSingletonBehindATransientRegistrationBuiltWhileAStepIsPendingIsPublishedAfterIt() {
         let r = Resolver()
         let serviceBuilt = DispatchSemaphore(value: 0)
-        r.register(lifetime: .singleton) { BROwnerOfMarked() }
-            .initCompleted { r, owner in
-                let service: BRMarkedService = try r.tryResolve()
-                serviceBuilt.signal()
-                usleep(100_000)  // the other thread asks for the service meanwhile
-                owner.service = service
-            }
+        brRegisterWithASlowStep(in: r, { BROwnerOfMarked() }, signalling: serviceBuilt) {
+            (owner, service: BRMarkedService) in owner.service = service
+        }
         r.register { (resolver: Resolver) throws -> BRMarkedService in BRMarked(owner: try resolver.tryResolve()) }
         let complete = FxCounter()
         let finished = DispatchSemaphore(value: 0)

@@ -63,6 +63,19 @@ func gssContainer() -> Resolver {
     return r
 }
 
+/// Reads `left` on a thread of its own and `right` on this one at the same time; what each gave.
+func gssReadFirstOnTwoThreads(
+    _ left: @escaping @Sendable () -> GssLeft, _ right: () -> GssRight
+) -> (GssLeft, GssRight) {
+    final class Box: @unchecked Sendable { var left: GssLeft? }
+    let box = Box()
+    let finished = DispatchSemaphore(value: 0)
+    fxStartThread(finished) { box.left = left() }
+    let rightValue = right()
+    finished.wait()
+    return (box.left!, rightValue)
+}
+
 @Suite struct GraphScopeSharingTests {
     @Test func twoLazyWrappersOfOneResolutionReadFirstOnTwoThreadsShareAGraphInstance() async {
         await #expect(processExitsWith: .success) {
@@ -71,11 +84,8 @@ func gssContainer() -> Resolver {
             r.register { GssLazyOwner() }
             for _ in 0..<5_000 {
                 let owner: GssLazyOwner = r.resolve()
-                let finished = DispatchSemaphore(value: 0)
-                fxStartThread(finished) { _ = owner.left }
-                let right = owner.right
-                finished.wait()
-                invRequire(right.unit === owner.left.unit, "both wrappers' values share the .graph instance")
+                let (left, right) = gssReadFirstOnTwoThreads({ owner.left }, { owner.right })
+                invRequire(right.unit === left.unit, "both wrappers' values share the .graph instance")
             }
         }
     }
@@ -86,12 +96,9 @@ func gssContainer() -> Resolver {
             let r = gssContainer()
             for _ in 0..<5_000 {
                 let owner: GssOwner = r.resolve()
-                let finished = DispatchSemaphore(value: 0)
-                fxStartThread(finished) { _ = owner.left }
-                let right = owner.right
-                finished.wait()
+                let (left, right) = gssReadFirstOnTwoThreads({ owner.left }, { owner.right })
                 invRequire(right.unit === owner.unit, "the right wrapper found the resolution's .graph instance")
-                invRequire(owner.left.unit === owner.unit, "the left wrapper found the resolution's .graph instance")
+                invRequire(left.unit === owner.unit, "the left wrapper found the resolution's .graph instance")
             }
         }
     }

@@ -389,10 +389,10 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     /// started keeps the binding, and the flight keeps its instance.
     weak let flight: AsyncFlight?
     /// The outermost step's: the `.graph` instances of its async resolution, made when first
-    /// needed (``graphScope``). Guarded by the graphs' lock.
+    /// needed (``graphScope``). Guarded by ``GraphScope/lock``.
     var graph: GraphScope?
     /// Whether the outermost step's build ended: a scope made after it (for a task its factory
-    /// started) holds what it keeps weakly. Guarded by the graphs' lock.
+    /// started) holds what it keeps weakly. Guarded by ``GraphScope/lock``.
     private var graphEnded = false
 
     init(
@@ -434,7 +434,7 @@ extension AsyncStep {
     /// needed.
     var graphScope: GraphScope {
         let root = steps.reduce(self) { $1 }
-        return Self.graphLock.withLock {
+        return GraphScope.lock.withLock {
             if let graph = root.graph { return graph }
             let graph = GraphScope(keepingWeakly: root.graphEnded)
             root.graph = graph
@@ -446,13 +446,11 @@ extension AsyncStep {
     /// built): what a lazy wrapper made in it keeps, and what a task its factory started keeps
     /// later, is held weakly from then on.
     func retireGraph() {
-        Self.graphLock.withLock {
+        GraphScope.lock.withLock {
             graphEnded = true
             return graph
-        }?.retire(forGood: true)
+        }?.retire()
     }
-
-    private static let graphLock = Lock()
 }
 
 extension Array {

@@ -75,7 +75,12 @@ class AnyProvider: AnyBinding {
     fileprivate(set) var contextFactories: AnyContextFactories?
     /// The keys `.implements` bound to it in its registry, which follow it when it is replaced or
     /// removed; one may since be bound to something else. Lock held.
-    var aliasKeys: [Key]?
+    private(set) var aliasKeys: [Key]?
+
+    /// Notes that `.implements` bound `key` to it. Lock held.
+    func noteAliasKey(_ key: Key) {
+        if aliasKeys?.contains(key) != true { aliasKeys = (aliasKeys ?? []) + [key] }
+    }
     /// The contexts with a factory of their own, in the order added.
     var contexts: [ContextCase] { contextFactories?.contexts ?? [] }
 

@@ -547,12 +547,12 @@ extension Resolver {
     /// then this thread alone sees it), so that no other thread gets it incomplete.
     func keep<T>(_ value: T, _ build: Build, isMarked: Bool, in resolution: Resolution) -> T {
         guard build.isClaimed || build.isFirst || build.store is GraphStore else { return value }
-        if build.isClaimed && (build.store.sharesInstances || isMarked) && !resolution.pendingCompletions.isEmpty {
+        if build.isClaimed && (build.store.sharesInstances || isMarked) && !resolution.pendingCompletions.isEmpty,
+            let frame = resolution.innermostFrame
+        {
             let id = ObjectIdentifier(build.store)
             resolution.provisional[id] = Kept(value)
-            resolution.enqueueCompletion(
-                resolution.innermostFrame!, in: build.builder, value: value, step: { _, _ in }
-            ) { succeeded in
+            resolution.enqueueCompletion(frame, in: build.builder, value: value, step: { _, _ in }) { succeeded in
                 resolution.provisional[id] = nil
                 if succeeded {
                     _ = self.keep(value, build, isMarked: isMarked, in: resolution)

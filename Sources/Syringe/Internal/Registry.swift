@@ -55,9 +55,7 @@ final class Registry {
         }
         sequence += 1
         binding.order = sequence
-        if let target = binding.aliasTarget, target.aliasKeys?.contains(binding.key) != true {
-            target.aliasKeys = (target.aliasKeys ?? []) + [binding.key]
-        }
+        binding.aliasTarget?.noteAliasKey(binding.key)
         let replaced = bindings.bind(binding)
         index(binding)
         guard let replaced else { return }
@@ -94,7 +92,7 @@ final class Registry {
                 let moved = alias.moved(to: new)
                 _ = bindings.bind(moved)
                 index(moved)
-                if new.aliasKeys?.contains(key) != true { new.aliasKeys = (new.aliasKeys ?? []) + [key] }
+                new.noteAliasKey(key)
             } else {
                 _ = bindings.unbind(key)
                 replacedSites[key] = nil

@@ -252,7 +252,7 @@ final class Resolution {
         } else {
             let retired = graph
             graph = GraphScope()
-            retired.retire(forGood: true)
+            retired.retire()
         }
     }
 
@@ -347,10 +347,12 @@ final class GraphScope: @unchecked Sendable {
         var boxType: AnyKept.Type?
     }
 
-    private static let lock = Lock()
+    /// The lock of every scope, and of an async resolution's making of its own
+    /// (``AsyncStep/graphScope``).
+    static let lock = Lock()
     private var entries: [ObjectIdentifier: Entry] = [:]
-    /// Whether what is kept from now on is held weakly: an async resolution's scope once it ended,
-    /// into which a task its factory started may still keep.
+    /// Whether what is kept from now on is held weakly: once the resolution that made the scope
+    /// ended, a lazy wrapper's first read, or a task an async factory started, may still keep in it.
     private var keepsWeakly: Bool
 
     init(keepingWeakly: Bool = false) {
@@ -393,11 +395,11 @@ final class GraphScope: @unchecked Sendable {
     }
 
     /// Ends the resolution's hold: what a lazy wrapper may still ask for is kept weakly, and so is
-    /// what is kept later when `forGood`. The instances are let go after the lock, for the same
-    /// reason as in ``empty()``.
-    func retire(forGood: Bool = false) {
+    /// what is kept later. The instances are let go after the lock, for the same reason as in
+    /// ``empty()``.
+    func retire() {
         let held = Self.lock.withLock { () -> [ObjectIdentifier: Entry] in
-            keepsWeakly = keepsWeakly || forGood
+            keepsWeakly = true
             let held = entries
             for (id, entry) in held {
                 guard let instance = entry.instance else { continue }
