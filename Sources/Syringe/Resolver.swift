@@ -217,6 +217,14 @@ extension Resolver {
     /// The container bound by `withContainer` for the current task, if any.
     static var bound: Resolver? { binding?.container }
 
+    /// ``current`` unless it is the root: the container resolving on this thread, else the one
+    /// bound for the task; nil outside both.
+    static func bound(in resolution: Resolution) -> Resolver? {
+        if let container = resolution.container { return container }
+        guard registryLock.withReadLock(resolution.stripe, { Globals.hasBindings }) else { return nil }
+        return bound
+    }
+
     @TaskLocal static var binding: ContainerBinding?
 
     /// Runs `body` with `container` as ``current``: static calls and property wrappers

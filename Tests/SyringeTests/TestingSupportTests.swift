@@ -403,3 +403,25 @@ final class TestingSupportXCTests: SyringeTestCase {
         Self.previousContainerName = name
     }
 }
+
+/// The Resolver tutorial's pattern: a test case's own lazy properties, registered for in `setUp`.
+/// XCTest creates the test case before `setUp` runs; the first read, in the test, finds the test
+/// container's registrations.
+final class TestingSupportLazyXCTests: SyringeTestCase {
+    @LazyInject private var service: TSService
+    @WeakLazyInject private var singleton: TSSingleton?
+    private var kept: TSSingleton?
+
+    override func setUp() {
+        super.setUp()
+        Resolver.register { TSService(label: "set up") }
+        Resolver.register(lifetime: .singleton) { TSSingleton() }
+        kept = Resolver.resolve()
+    }
+
+    func testLazyPropertiesOfTheTestCaseResolveFromTheTestContainer() {
+        XCTAssertEqual(service.label, "set up")
+        XCTAssertTrue(singleton === kept)
+        XCTAssertTrue($service.container === Resolver.current)
+    }
+}

@@ -167,6 +167,41 @@ private final class WLIC {
         #expect(profile.images !== first)
     }
 
+    /// An object made outside any factory and `withContainer` body (a test case, which XCTest
+    /// makes before `setUp` registers) resolves from the root of its first read, as Resolver's
+    /// `@LazyInjected` does: here a root swapped in after the object was made.
+    @Test func aLazyWrapperMadeOutsideAFactoryAndABindingResolvesFromTheRootOfItsFirstRead() async {
+        await #expect(processExitsWith: .success) {
+            let profile = WLIProfile()
+            let mock = Resolver(parent: .main)
+            mock.register { WLIImages() }
+            Resolver.root = mock
+            #expect(profile.$images.container === mock)
+            _ = profile.images
+            #expect(profile.$images.container === mock)
+        }
+    }
+
+    /// Resolver's `$property.container = …` and `$property.name = …`: set before the first read,
+    /// they choose what it resolves.
+    @Test func settingTheContainerAndNameOfALazyWrapperChoosesWhatItsFirstReadResolves() {
+        let a = Resolver()
+        a.register { WLIImages() }
+        let b = Resolver()
+        let named = WLIImages()
+        b.register(name: "n") { named }
+        let profile = Resolver.withContainer(a) { WLIProfile() }
+        profile.$images.container = b
+        profile.$images.name = "n"
+        #expect(profile.$images.name == "n")
+        #expect(profile.images === named)
+        #expect(profile.$images.container === b)
+        profile.$images.release()
+        profile.$images.container = a
+        profile.$images.name = nil
+        #expect(profile.images !== named)
+    }
+
     @Test func theProviderFormHasNoContainer() {
         final class Holder { @LazyInject({ WLIImages() }) var images: WLIImages }
         #expect(Holder().$images.container == nil)

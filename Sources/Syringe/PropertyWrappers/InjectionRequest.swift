@@ -1,6 +1,6 @@
 /// What a property wrapper asks for, and where it was declared.
 struct InjectionRequest: @unchecked Sendable {
-    let key: Key
+    private(set) var key: Key
     /// An explicit container, or nil for the one current when the enclosing object is created.
     let container: Resolver?
     let site: SourceLocation
@@ -19,6 +19,11 @@ struct InjectionRequest: @unchecked Sendable {
 
     /// The container to resolve from: the explicit one, else the current one.
     func resolver() -> Resolver { container ?? Resolver.current }
+
+    /// Resolves under `name` from now on.
+    mutating func rename(_ name: String?) {
+        key = Key(key.type, qualifier: key.qualifier, scope: key.scope, name: name)
+    }
 
     /// The isolation to report to a main-actor-bound registration.
     var isolation: (any Actor)? { isOnMainActor ? MainActor.shared : nil }

@@ -118,41 +118,60 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         init(_ object: AnyObject?) { self.object = object }
     }
 
-    /// Guards `held`, for reads once the value is there.
+    /// Guards `held`, `resolver` and `keepsResolver`.
     private let lock = Lock()
     private var held = Held.nothing
     private let holdsWeakly: Bool
-    private let make: () -> T
+    /// What the first read resolves; nil for the provider and value forms, which call `provider`.
+    private var request: InjectionRequest?
+    private let provider: (() -> T)?
     private let site: SourceLocation?
-    /// The container it resolves from, when it resolves from one.
+    /// The container it resolves from: the one given, or the one current when it was made inside a
+    /// factory or a `withContainer` body (`keepsResolver`); else the one its first read used.
+    /// Weak: an instance the container caches must not keep that container alive.
     private weak var resolver: Resolver?
+    private var keepsResolver: Bool
     /// The `.graph` scope of the resolution that created it, if one did: its first read finds
     /// that resolution's instances.
     private let graph: GraphScope?
 
     init(_ request: InjectionRequest, weakly: Bool = false) {
-        let resolver = request.resolver()
-        let request = request.deferred
-        // Weak: an instance the container caches must not keep that container alive.
-        make = { [request, weak resolver] in
-            guard let resolver else {
-                stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site)
-            }
-            return request.resolve(in: resolver)
-        }
+        let resolution = Resolution.current
+        let resolver = request.container ?? Resolver.bound(in: resolution)
+        self.request = request.deferred
+        provider = nil
         site = request.site
         holdsWeakly = weakly
         self.resolver = resolver
-        let resolution = Resolution.current
-        resolution.verification?.noteLazyRequest(request, in: resolver, as: T.self, path: resolution.path)
+        keepsResolver = resolver != nil
+        resolution.verification?.noteLazyRequest(
+            request.deferred, in: resolver ?? Resolver.current(in: resolution), as: T.self, path: resolution.path)
         graph = resolution.graphScopeForLazyWrapper()
     }
 
     init(_ provider: @escaping () -> T, weakly: Bool = false) {
-        make = provider
+        self.provider = provider
         site = nil
         holdsWeakly = weakly
+        keepsResolver = false
         graph = nil
+    }
+
+    /// Resolves the value: from the container kept (stopping if it is gone), else from the one
+    /// current now (an object made outside any factory and `withContainer` body, such as a test
+    /// case that `setUp` registers for, reads the root of its first read, as Resolver's does).
+    private func make() -> T {
+        guard let request else { return provider!() }
+        let (kept, keeps) = lock.withLock { (resolver, keepsResolver) }
+        if keeps {
+            guard let kept else {
+                stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site)
+            }
+            return request.resolve(in: kept)
+        }
+        let current = Resolver.current
+        lock.withLock { resolver = current }
+        return request.resolve(in: current)
     }
 
     var value: T? {
@@ -167,7 +186,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
     @inline(never)
     private func resolveOnce() -> T? {
         let resolution = Resolution.current
-        if let run = resolution.verification, let resolver, run.replacement(for: resolver) != nil {
+        if let run = resolution.verification, let resolver = container, run.replacement(for: resolver) != nil {
             // A `verify()` run reads the property of an object that outlives it: the value is built
             // in the run's container, so it is used for this read and not kept.
             return resolution.withGraphScope(graph, make)
@@ -238,14 +257,31 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         withExtendedLifetime(old) {}  // released after the lock
     }
 
-    override var container: Resolver? { resolver }
+    override var container: Resolver? {
+        get { lock.withLock { resolver } ?? (request != nil && !keepsResolverNow ? Resolver.current : nil) }
+        set { lock.withLock { (resolver, keepsResolver) = (newValue, newValue != nil) } }
+    }
+
+    private var keepsResolverNow: Bool { lock.withLock { keepsResolver } }
+
+    override var name: String? {
+        get { lock.withLock { request?.key.name } }
+        set { lock.withLock { request?.rename(newValue) } }
+    }
 }
 
 /// What the projected value of a lazy wrapper reads, without knowing its type.
 class AnyLazyBox {
     var isResolved: Bool { fatalError("abstract") }
     func release() { fatalError("abstract") }
-    var container: Resolver? { fatalError("abstract") }
+    var container: Resolver? {
+        get { fatalError("abstract") }
+        set { fatalError("abstract") }
+    }
+    var name: String? {
+        get { fatalError("abstract") }
+        set { fatalError("abstract") }
+    }
 }
 
 /// The projected value of ``LazyInject`` and ``WeakLazyInject`` (`$property`): whether it holds a
@@ -268,8 +304,24 @@ public struct LazyInjection: @unchecked Sendable {
     /// Forgets the value, so that the next read resolves again.
     public func release() { box.release() }
 
-    /// The container the property resolves from: the one current when its object was created,
-    /// or the one given with `container:`. Nil for the provider and value forms, or once that
-    /// container is gone.
-    public var container: Resolver? { box.container }
+    /// The container the property resolves from: the one given with `container:` (or set here),
+    /// or the one current when its object was created inside a factory or a `withContainer` body;
+    /// for an object created outside both, ``Resolver/current`` at its first read (and the one
+    /// that read used, after it). Nil for the provider and value forms, or once a container kept
+    /// is gone.
+    ///
+    /// Set before the first read (or after ``release()``), it chooses the container the next read
+    /// resolves from, as Resolver's `$property.container = …` does.
+    public var container: Resolver? {
+        get { box.container }
+        nonmutating set { box.container = newValue }
+    }
+
+    /// The name the property resolves with; set before the first read (or after ``release()``),
+    /// it chooses the registration the next read resolves, as Resolver's `$property.name = …` does.
+    /// Nil for the provider and value forms.
+    public var name: String? {
+        get { box.name }
+        nonmutating set { box.name = newValue }
+    }
 }
