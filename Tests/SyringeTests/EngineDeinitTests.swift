@@ -106,6 +106,26 @@ func invRequire(_ condition: Bool, _ message: String) {
     }
 }
 
+/// A time-to-live instance whose deinitializer resolves the ``InvTokenClient`` that depends on it.
+final class InvExpiringToken {
+    let container: Resolver
+    let resolved: FxCounter
+
+    init(container: Resolver, resolved: FxCounter) {
+        self.container = container
+        self.resolved = resolved
+    }
+
+    deinit {
+        if (try? container.tryResolve(InvTokenClient.self)) != nil { resolved.increment() }
+    }
+}
+
+final class InvTokenClient {
+    let token: InvExpiringToken
+    init(token: InvExpiringToken) { self.token = token }
+}
+
 @Suite struct EngineDeinitTests {
     // MARK: Scope handles and dropped caches
 
@@ -290,6 +310,23 @@ func invRequire(_ condition: Bool, _ message: String) {
             let again: InvLazyScreen = c.resolve()
             invRequire(deinits.value == 2, "the next resolution built and released its own")
             withExtendedLifetime((screen, again)) {}
+        }
+    }
+
+    /// An expired instance is let go by the resolution that replaces it, after that resolution
+    /// ends: its deinitializer resolves what depends on it, which is no cycle.
+    @Test func anExpiredInstanceWhoseDeinitializerResolvesItsDependentIsReleasedAfterTheResolution() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let resolved = FxCounter()
+            c.register { InvExpiringToken(container: c, resolved: resolved) }.lifetime(.timeToLive(.milliseconds(5)))
+            c.register { InvTokenClient(token: $0.resolve()) }
+            _ = c.resolve(InvTokenClient.self)
+            usleep(30_000)
+            let second = c.resolve(InvTokenClient.self)
+            invRequire(resolved.value == 1, "the expired token's deinitializer resolved its client")
+            withExtendedLifetime(second) {}
         }
     }
 

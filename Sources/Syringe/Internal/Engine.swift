@@ -565,7 +565,8 @@ extension Resolver {
         let instance = Kept(value)
         var kept: AnyKept = instance
         // What the store lets go (an expired instance, say) is released after every lock, the
-        // construction lock included: its deinitializer may resolve.
+        // construction lock included, and after the resolution: its deinitializer may resolve,
+        // also what this resolution is building.
         var replaced = Leftovers()
         let publish = {
             registryLock.withWriteLock { leftovers in
@@ -586,7 +587,7 @@ extension Resolver {
         } else {
             kept = resolution.keepInGraph(instance, for: build.store)  // a `.graph` instance
         }
-        replaced.release()
+        resolution.releaseAtEnd(&replaced)
         return Self.instance(in: kept)
     }
 

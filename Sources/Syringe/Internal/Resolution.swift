@@ -69,6 +69,10 @@ final class Resolution {
     /// Whether ``graph`` is a lazy wrapper's scope, borrowed for its first read: the end of the read
     /// leaves it to the resolution that made it, which may still run.
     private var borrowsGraph = false
+    /// What stores let go while the top-level resolution builds (an expired instance replaced),
+    /// released when it ends: a deinitializer may resolve what is still being built.
+    private var leftovers = Leftovers()
+    private var holdsLeftovers = false
     /// `initCompleted` steps to run before the outermost resolution returns.
     @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
     /// Instances whose `initCompleted` step has not run yet, by store: only this thread sees them.
@@ -186,7 +190,25 @@ final class Resolution {
     func leave() {
         depth -= 1
         containerReference = (frames + depth).move().outerContainer
-        if depth == 0 && touchesGraph { endGraphScope() }
+        if depth == 0 && (touchesGraph || holdsLeftovers) { endTopLevel() }
+    }
+
+    /// Releases `items` when the top-level resolution ends (now, outside one).
+    func releaseAtEnd(_ items: inout Leftovers) {
+        guard depth > 0 else { return items.release() }
+        leftovers.take(&items)
+        holdsLeftovers = true
+    }
+
+    /// Ends a top-level resolution: its `.graph` scope, then what its stores let go.
+    @inline(never)
+    private func endTopLevel() {
+        if touchesGraph { endGraphScope() }
+        guard holdsLeftovers else { return }
+        holdsLeftovers = false
+        var items = Leftovers()
+        items.take(&leftovers)
+        items.release()  // a deinitializer that resolves starts a top-level resolution of its own
     }
 
     @inline(never)
@@ -243,7 +265,6 @@ final class Resolution {
 
     /// Ends a top-level resolution's `.graph` scope: emptied when nothing else keeps it, else
     /// retired (held weakly) and replaced, for the lazy wrappers that keep it.
-    @inline(never)
     private func endGraphScope() {
         touchesGraph = false
         if borrowsGraph { return }
