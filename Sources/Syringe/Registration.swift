@@ -29,8 +29,42 @@ public struct Registration<T>: @unchecked Sendable {
     /// reports a key whose instance is not.
     @discardableResult
     public func implements<P>(_ type: P.Type, file: StaticString = #fileID, line: UInt = #line) -> Registration<T> {
-        let key = provider.key.with(type: P.self)
-        let site = SourceLocation(file: file, line: line)
+        implements(provider.key.with(type: P.self), P.self, site: SourceLocation(file: file, line: line))
+    }
+
+    /// Also serves requests for `P` registered under `name` (nil: no name), whatever the name of
+    /// this registration, as Resolver's `implements(_:name:)`; otherwise as ``implements(_:file:line:)``.
+    ///
+    /// ```swift
+    /// Resolver.register { MainScope() }.implements(ScopeProvider.self, name: "main")
+    /// ```
+    @discardableResult
+    public func implements<P>(
+        _ type: P.Type, name: String?, file: StaticString = #fileID, line: UInt = #line
+    ) -> Registration<T> {
+        let key = Key(
+            P.self, qualifier: provider.key.qualifier, scope: provider.key.scope, name: name,
+            arguments: provider.key.arguments)
+        return implements(key, P.self, site: SourceLocation(file: file, line: line))
+    }
+
+    /// Also serves requests for `P` registered under `qualifier` (and `name`, if given), whatever
+    /// the qualifier of this registration; otherwise as ``implements(_:file:line:)``.
+    ///
+    /// ```swift
+    /// Resolver.register { StagingClient() }.implements(APIClient.self, qualifiedBy: Staging.self)
+    /// ```
+    @discardableResult
+    public func implements<P>(
+        _ type: P.Type, qualifiedBy qualifier: any Qualifier.Type, name: String? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Registration<T> {
+        let key = Key(
+            P.self, qualifier: qualifier, scope: provider.key.scope, name: name, arguments: provider.key.arguments)
+        return implements(key, P.self, site: SourceLocation(file: file, line: line))
+    }
+
+    private func implements<P>(_ key: Key, _: P.Type, site: SourceLocation) -> Registration<T> {
         resolver.store(Alias(key: key, target: provider, site: site) { $0 is P })
         return self
     }

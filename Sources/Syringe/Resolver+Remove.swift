@@ -156,6 +156,30 @@ extension Resolver {
     /// Removes every registration of ``current``.
     public static func clearAllRegistrations() { current.clearAllRegistrations() }
 
+    /// Starts the process-wide containers over, as Resolver's `reset()`: every registration of
+    /// ``main`` goes (with what it keeps), ``root`` is ``main`` again, and `registerAllServices()`
+    /// runs again before the next resolution that reaches ``main`` (the modules given to
+    /// ``registerOnBootstrap(_:)`` before do not).
+    ///
+    /// ```swift
+    /// override func setUp() {
+    ///     super.setUp()
+    ///     Resolver.reset()   // a serial XCTest suite that registers into main
+    /// }
+    /// ```
+    ///
+    /// It acts on what every test of the process shares: tests that run in parallel each use a
+    /// container of their own instead (`@Test(.isolatedResolver)`, `SyringeTestCase`).
+    public static func reset() {
+        registryLock.withWriteLock { leftovers in
+            let registry = main.registry
+            for binding in registry.bindings.values { registry.unbind(binding.key, leftovers: &leftovers) }
+            registry.bootstrapPending = true
+            leftovers.append(Globals.root)
+            Globals.root = main
+        }
+    }
+
     /// Removes every registration of `type` from ``current``.
     public static func clearAllRegistrations<T>(for type: T.Type) { current.clearAllRegistrations(for: type) }
 

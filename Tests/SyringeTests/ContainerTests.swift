@@ -414,6 +414,26 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
             precondition(CtRegisteredAtStartup.registrations.value == 1)
         }
     }
+
+    /// Resolver's `reset()`: main's registrations and instances go, the root is main again, and
+    /// `registerAllServices()` runs again before the next resolution.
+    @Test func resetStartsTheProcessWideContainersOver() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.main.register(lifetime: .singleton) { CtService("registered later") }
+            let before: CtService = Resolver.resolve()
+            let startup: CtRegisteredAtStartup = Resolver.resolve()
+            Resolver.root = Resolver(parent: .main)
+            Resolver.reset()
+            precondition(Resolver.root === Resolver.main)
+            precondition(Resolver.main.optional(CtService.self) == nil)
+            let again: CtRegisteredAtStartup = Resolver.resolve()
+            precondition(CtRegisteredAtStartup.registrations.value == 2)
+            precondition(again !== startup)
+            Resolver.register(lifetime: .singleton) { CtService("after the reset") }
+            precondition(Resolver.resolve(CtService.self) !== before)
+        }
+    }
 }
 
 private enum CtQualifier: Qualifier {}

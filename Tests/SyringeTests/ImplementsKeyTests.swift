@@ -12,7 +12,33 @@ private final class ImpCat {}
 
 /// The keys `.implements` writes follow the registration they were written for: replaced, they
 /// serve the replacement; removed, they go with it.
+private enum ImpEdge: Qualifier {}
+
 @Suite struct ImplementsKeyTests {
+    /// Resolver's `implements(_:name:)`: the protocol under a name of its own, one instance.
+    @Test func implementsWithANameServesTheProtocolUnderThatName() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self, name: "main")
+        let abstract: ImpNetworking = r.resolve(name: "main")
+        #expect(abstract === r.resolve(ImpNetwork.self))
+        #expect(r.optional(ImpNetworking.self) == nil)
+        r.register(ImpNetwork.self, lifetime: .singleton) { ImpMockNetwork() }
+        #expect(r.resolve(ImpNetworking.self, name: "main").name == "mock")
+        let named = r.register(name: "edge") { ImpLogger() }.implements(ImpLogging.self, name: nil)
+        #expect(r.optional(ImpLogging.self) != nil)
+        #expect(r.optional(ImpLogging.self, name: "edge") == nil)
+        _ = named
+    }
+
+    @Test func implementsWithAQualifierServesTheProtocolUnderThatQualifier() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self, qualifiedBy: ImpEdge.self)
+        let abstract: ImpNetworking = r.resolve(qualifiedBy: ImpEdge.self)
+        #expect(abstract === r.resolve(ImpNetwork.self))
+        #expect(r.optional(ImpNetworking.self) == nil)
+        r.register { ImpLogger() }.implements(ImpLogging.self, qualifiedBy: ImpEdge.self, name: "n")
+        #expect(r.optional(ImpLogging.self, qualifiedBy: ImpEdge.self, name: "n") != nil)
+    }
     @Test func reRegisteringTheTypeMovesItsImplementsKeysToTheNewRegistration() {
         let r = Resolver()
         r.register(lifetime: .singleton) { ImpNetwork() }.implements(ImpNetworking.self)
