@@ -41,7 +41,12 @@ extension Resolver {
         let handle = ScopeHandle(scope: scope)
         let id = ObjectIdentifier(scope)
         registryLock.withWriteLock { leftovers in
-            var handles = scopeHandles[id, default: []].filter { $0.handle != nil }
+            // A handle read here may be let go meanwhile by its last holder: released after the lock.
+            var handles = scopeHandles[id, default: []].filter { entry in
+                guard let handle = entry.handle else { return false }
+                leftovers.append(handle)
+                return true
+            }
             handles.append(WeakScopeHandle(handle: handle))
             leftovers.append(scopeHandles.updateValue(handles, forKey: id))
             // Instances of the scope that a resolution from here would get right now.
@@ -69,13 +74,16 @@ extension Resolver {
 
     /// Hands a new scoped instance, built for a resolution from this container, to the open
     /// handles of its scope on this container and its ancestors, up to the nearest test
-    /// container (which keeps its own instances). Write lock held.
-    func retainInOpenScopes(_ instance: AnyObject, scope: ObjectIdentifier) {
+    /// container (which keeps its own instances). Write lock held; a handle read here that its
+    /// last holder lets go meanwhile goes to `leftovers`.
+    func retainInOpenScopes(_ instance: AnyObject, scope: ObjectIdentifier, leftovers: inout Leftovers) {
         var container: Resolver? = self
         while let current = container {
             if let handles = current.scopeHandles[scope] {
                 for entry in handles {
-                    if let handle = entry.handle, handle.isOpen { handle.held.append(instance) }
+                    guard let handle = entry.handle else { continue }
+                    if handle.isOpen { handle.held.append(instance) }
+                    leftovers.append(handle)
                 }
             }
             // A test container keeps its own instances: its ancestors' handles do not hold them.

@@ -209,7 +209,7 @@ final class WeakStore: InstanceStore {
         }
         self.object = object
         boxType = type(of: instance)
-        if let scopeID { container.retainInOpenScopes(object, scope: scopeID) }
+        if let scopeID { container.retainInOpenScopes(object, scope: scopeID, leftovers: &leftovers) }
     }
 
     override func drop(into leftovers: inout Leftovers) {
