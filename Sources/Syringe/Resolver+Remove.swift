@@ -170,14 +170,12 @@ extension Resolver {
     ///
     /// It acts on what every test of the process shares: tests that run in parallel each use a
     /// container of their own instead (`@Test(.isolatedResolver)`, `SyringeTestCase`).
-    public static func reset() {
-        registryLock.withWriteLock { leftovers in
-            let registry = main.registry
-            for binding in registry.bindings.values { registry.unbind(binding.key, leftovers: &leftovers) }
-            registry.bootstrapPending = true
-            leftovers.append(Globals.root)
-            Globals.root = main
-        }
+    ///
+    /// `main`'s settings go back to their defaults too (``defaultLifetime-property``,
+    /// ``allowsOverrides``, ``context-swift.property``). A bootstrap running on another thread
+    /// finishes first; called from `registerAllServices()`, it stops the program.
+    public static func reset(file: StaticString = #fileID, line: UInt = #line) {
+        resetMain(calledAt: SourceLocation(file: file, line: line))
     }
 
     /// Removes every registration of `type` from ``current``.

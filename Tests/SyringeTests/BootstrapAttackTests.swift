@@ -47,7 +47,55 @@ enum BaResolvingHook: ResolverRegistering {
     }
 }
 
+enum BaResettingHook: ResolverRegistering {
+    static func registerAllServices() { Resolver.reset() }
+}
+
+/// A `registerAllServices()` that waits, the first time, between its two registrations.
+enum BaPausingHook: ResolverRegistering {
+    static let started = DispatchSemaphore(value: 0)
+    static let resume = DispatchSemaphore(value: 0)
+    static let runs = FxCounter()
+    static func registerAllServices() {
+        runs.increment()
+        Resolver.register(name: "first") { BaEarly(origin: "default") }
+        if runs.value == 1 {
+            started.signal()
+            resume.wait()
+        }
+        Resolver.register(name: "second") { BaEarly(origin: "default") }
+    }
+}
+
 @Suite struct BootstrapAttackTests {
+    /// `reset()` while the bootstrap runs on another thread waits for it, then leaves the next one
+    /// pending: `main` is never left with half of `registerAllServices()`.
+    @Test func resetDuringTheBootstrapWaitsForItAndLeavesTheNextOnePending() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            Resolver.registeringType = BaPausingHook.self
+            let bootstrapped = DispatchSemaphore(value: 0)
+            fxStartThread(bootstrapped) { _ = Resolver.main.optional(BaEarly.self, name: "first") }
+            BaPausingHook.started.wait()
+            let reset = DispatchSemaphore(value: 0)
+            fxStartThread(reset) { Resolver.reset() }
+            usleep(20_000)
+            BaPausingHook.resume.signal()
+            bootstrapped.wait()
+            reset.wait()
+            precondition(Resolver.main.optional(BaEarly.self, name: "first") != nil)
+            precondition(Resolver.main.optional(BaEarly.self, name: "second") != nil)
+            precondition(BaPausingHook.runs.value == 2)
+        }
+    }
+
+    /// `reset()` from `registerAllServices()` stops the program at its line.
+    @Test func resetFromTheBootstrapStops() async {
+        await #expect(processExitsWith: .failure) {
+            Resolver.registeringType = BaResettingHook.self
+            _ = Resolver.main.optional(BaEarly.self)
+        }
+    }
     @Test func registrationsFromSeveralThreadsBeforeTheBootstrapAllWin() async {
         await #expect(processExitsWith: .success) {
             fxStartWatchdog()

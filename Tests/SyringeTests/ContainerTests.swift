@@ -424,7 +424,11 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
             let before: CtService = Resolver.resolve()
             let startup: CtRegisteredAtStartup = Resolver.resolve()
             Resolver.root = Resolver(parent: .main)
+            Resolver.main.defaultLifetime = .singleton
+            Resolver.main.allowsOverrides = false
             Resolver.reset()
+            precondition(Resolver.main.allowsOverrides)
+            precondition(Resolver.main.defaultLifetime == Resolver.globalDefaultLifetime)
             precondition(Resolver.root === Resolver.main)
             precondition(Resolver.main.optional(CtService.self) == nil)
             let again: CtRegisteredAtStartup = Resolver.resolve()

@@ -115,7 +115,60 @@ private func makeTenFailures(id: String, singletonBuilds: FxCounter = FxCounter(
     return r
 }
 
+/// An object made outside any factory and `withContainer` body, whose lazy property a factory reads.
+final class VrOutsideModel {
+    @LazyInject var singleton: VrSingleton
+}
+final class VrReadsOutsideModel {
+    init(_ model: VrOutsideModel) { _ = model.singleton }
+}
+
+/// A time-to-live instance whose deinitializer resolves from the container it was built for.
+final class VrExpiring {
+    let container: Resolver
+    let released: FxCounter
+    init(container: Resolver, released: FxCounter) {
+        self.container = container
+        self.released = released
+    }
+    deinit {
+        _ = container.optional(VrSingleton.self)
+        released.increment()
+    }
+}
+final class VrReplacesExpired {}
+
 @Suite struct VerificationRunTests {
+    /// `verify()` leaves the objects that outlive it as they were: a lazy property of an object
+    /// made outside any container, read by a factory the run builds, is built in the run's
+    /// container for that read and not kept.
+    @Test func verifyKeepsNoValueInALazyPropertyOfAnObjectMadeOutsideAnyContainer() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { VrSingleton() }
+        let model = VrOutsideModel()
+        r.register { VrReadsOutsideModel(model) }
+        #expect(r.verify().isValid)
+        #expect(!model.$singleton.isResolved)
+        #expect(Resolver.withContainer(r) { model.singleton } === r.resolve(VrSingleton.self))
+    }
+
+    /// A worker that a failure ends in the middle of a build releases what its resolution's stores
+    /// let go (an expired instance replaced), with the deinitializers run, before it ends.
+    @Test func aWorkerEndedInTheMiddleOfABuildReleasesWhatItsStoresLetGo() {
+        let r = Resolver()
+        let released = FxCounter()
+        r.register(lifetime: .singleton) { VrSingleton() }
+        r.register(lifetime: .timeToLive(.milliseconds(5))) { VrExpiring(container: r, released: released) }
+        r.register { (resolver: Resolver) -> VrReplacesExpired in
+            usleep(30_000)  // the instance the registration's own item built has expired
+            let replacement: VrExpiring = resolver.resolve()
+            _ = resolver.resolve(VrMissing.self)  // ends the worker
+            withExtendedLifetime(replacement) {}
+            return VrReplacesExpired()
+        }
+        #expect(!r.verify().isValid)
+        #expect(released.value >= 1)
+    }
     @Test func tenIndependentFailuresAreAllReportedInOneRun() {
         let report = makeTenFailures(id: "vr-ten").verify()
         let texts = report.failures.map(\.description)

@@ -204,7 +204,11 @@ private final class WLIC {
 
     @Test func theProviderFormHasNoContainer() {
         final class Holder { @LazyInject({ WLIImages() }) var images: WLIImages }
-        #expect(Holder().$images.container == nil)
+        let holder = Holder()
+        #expect(holder.$images.container == nil)
+        holder.$images.container = Resolver()
+        #expect(holder.$images.container == nil)
+        #expect(holder.$images.name == nil)
     }
 }
 

@@ -50,6 +50,31 @@ extension Resolver {
         }
     }
 
+    /// ``Resolver/reset(file:line:)``: after a bootstrap in progress, `main` without registrations or
+    /// settings, the root `main`, and the bootstrap pending again. What goes is released after
+    /// both locks.
+    static func resetMain(calledAt site: SourceLocation) {
+        guard !Resolution.current.isBootstrapping else {
+            stop("Syringe: Resolver.reset() was called from registerAllServices()", at: site)
+        }
+        var released = Leftovers()
+        bootstrapLock.withLock {
+            registryLock.withWriteLock { leftovers in
+                let registry = main.registry
+                for binding in registry.bindings.values { registry.unbind(binding.key, leftovers: &leftovers) }
+                registry.defaultLifetime = nil
+                registry.allowsOverrides = true
+                leftovers.append(main.ownContext)
+                main.ownContext = nil
+                registry.bootstrapPending = true
+                leftovers.append(Globals.root)
+                Globals.root = main
+                released.take(&leftovers)
+            }
+        }
+        released.release()
+    }
+
     /// The modules contributed to the bootstrap since it last looked, if any; else binds what other
     /// threads registered while it ran and marks it done, and returns nil. Write lock held.
     private func finishBootstrap(

@@ -204,6 +204,11 @@ final class Resolution {
     @inline(never)
     private func endTopLevel() {
         if touchesGraph { endGraphScope() }
+        releaseLeftovers()
+    }
+
+    /// Releases what the stores let go during the top-level resolution.
+    func releaseLeftovers() {
         guard holdsLeftovers else { return }
         holdsLeftovers = false
         var items = Leftovers()

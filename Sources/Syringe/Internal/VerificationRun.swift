@@ -155,6 +155,7 @@ final class VerificationRun: @unchecked Sendable {
         openBindings = []
         resolution.provisional = [:]
         Construction.shared.abandonAll(claimedBy: resolution)
+        resolution.releaseLeftovers()  // the top-level resolution that would release them never ends
         pthread_exit(nil)
     }
 

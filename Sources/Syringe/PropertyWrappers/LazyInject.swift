@@ -2,8 +2,10 @@
 /// and holds it strongly.
 ///
 /// Use it when building the dependency is expensive, or would form a cycle in `init`.
-/// The container is the one current when the enclosing object was created; the first read
-/// resolves exactly once, even when several threads read at the same moment.
+/// The container is the one current when the enclosing object was created inside a factory or a
+/// `withContainer` body (kept weakly); for an object created outside both, the one current at the
+/// first read. The first read resolves exactly once, even when several threads read at the same
+/// moment.
 ///
 /// ```swift
 /// final class ProfileModel { @LazyInject var images: ImageCache }
@@ -159,10 +161,11 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
 
     /// Resolves the value: from the container kept (stopping if it is gone), else from the one
     /// current now (an object made outside any factory and `withContainer` body, such as a test
-    /// case that `setUp` registers for, reads the root of its first read, as Resolver's does).
-    private func make() -> T {
+    /// case that `setUp` registers for, reads the root of its first read, as Resolver's does),
+    /// which it notes unless `noting` is false.
+    private func make(noting: Bool = true) -> T {
+        let (request, kept, keeps) = lock.withLock { (self.request, resolver, keepsResolver) }
         guard let request else { return provider!() }
-        let (kept, keeps) = lock.withLock { (resolver, keepsResolver) }
         if keeps {
             guard let kept else {
                 stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site)
@@ -170,8 +173,18 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
             return request.resolve(in: kept)
         }
         let current = Resolver.current
-        lock.withLock { resolver = current }
+        if noting { lock.withLock { resolver = current } }
         return request.resolve(in: current)
+    }
+
+    /// Whether a first read in the `verify()` run `run` resolves in the run's own container: one
+    /// that resolves from the current container (the run's, inside its factories), or from a
+    /// container the run verifies.
+    private func resolvesInside(_ run: VerificationRun) -> Bool {
+        let (request, kept, keeps) = lock.withLock { (self.request, resolver, keepsResolver) }
+        guard request != nil else { return false }
+        guard keeps else { return true }
+        return kept.map { run.replacement(for: $0) != nil } ?? false
     }
 
     var value: T? {
@@ -186,10 +199,10 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
     @inline(never)
     private func resolveOnce() -> T? {
         let resolution = Resolution.current
-        if let run = resolution.verification, let resolver = container, run.replacement(for: resolver) != nil {
+        if let run = resolution.verification, resolvesInside(run) {
             // A `verify()` run reads the property of an object that outlives it: the value is built
             // in the run's container, so it is used for this read and not kept.
-            return resolution.withGraphScope(graph, make)
+            return resolution.withGraphScope(graph) { make(noting: false) }
         }
         let claim: Construction.Claim<T?> = Construction.shared.claim(
             self, subject: .lazyValue(type: T.self, site: site), in: resolution
@@ -203,7 +216,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
             stop(message, resolving: T.self, at: site)
         case .claimed: break
         }
-        let value = resolution.withGraphScope(graph, make)
+        let value = resolution.withGraphScope(graph) { make() }
         let newHeld: Held = holdsWeakly ? .weakly(Weak(weakHolder(for: value, site: site))) : .strongly(value)
         var replaced = Held.nothing
         Construction.shared.finish(self) {
@@ -258,11 +271,18 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
     }
 
     override var container: Resolver? {
-        get { lock.withLock { resolver } ?? (request != nil && !keepsResolverNow ? Resolver.current : nil) }
-        set { lock.withLock { (resolver, keepsResolver) = (newValue, newValue != nil) } }
+        get {
+            let (request, kept, keeps) = lock.withLock { (self.request, resolver, keepsResolver) }
+            guard request != nil else { return nil }
+            return kept ?? (keeps ? nil : Resolver.current)
+        }
+        set {
+            lock.withLock {
+                guard request != nil else { return }  // the provider and value forms use none
+                (resolver, keepsResolver) = (newValue, newValue != nil)
+            }
+        }
     }
-
-    private var keepsResolverNow: Bool { lock.withLock { keepsResolver } }
 
     override var name: String? {
         get { lock.withLock { request?.key.name } }

@@ -10,8 +10,9 @@
 /// let parent: Parent = Resolver.resolve()   // parent.child.parent === parent
 /// ```
 ///
-/// The container is the one current when the enclosing object was created. The first read
-/// resolves exactly once, however many threads read at once; once nothing else holds the
+/// The container is chosen as ``LazyInject``'s is (the one current when the enclosing object was
+/// created in a factory or a `withContainer` body, else the one current at the first read). The
+/// first read resolves exactly once, however many threads read at once; once nothing else holds the
 /// instance the property reads nil and `$property.isResolved` is false (it does not resolve again
 /// unless ``LazyInjection/release()`` is called on `$property`). `T` is a class or a class-bound
 /// protocol.
