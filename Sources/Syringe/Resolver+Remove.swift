@@ -172,7 +172,7 @@ extension Resolver {
     /// container of their own instead (`@Test(.isolatedResolver)`, `SyringeTestCase`).
     ///
     /// `main`'s settings go back to their defaults too (``defaultLifetime-property``,
-    /// ``allowsOverrides``, ``context-swift.property``). A bootstrap running on another thread
+    /// ``allowsOverrides-property``, ``context-swift.property``). A bootstrap running on another thread
     /// finishes first; called from `registerAllServices()`, it stops the program.
     public static func reset(file: StaticString = #fileID, line: UInt = #line) {
         resetMain(calledAt: SourceLocation(file: file, line: line))
