@@ -87,12 +87,17 @@ extension Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        do {
-            return try tryResolve(
-                T.self, qualifiedBy: qualifier, name: name, arguments: first, repeat each rest, isolation: isolation,
-                file: file, line: line)
+        let site = SourceLocation(file: file, line: line)
+        do throws(ResolutionError) {
+            if let resolved = try resolveWithArguments(
+                T.self, qualifier: qualifier, name: name, site: site, isolation: isolation, first, repeat each rest)
+            {
+                return resolved
+            }
+            throw missingError(
+                T.self, qualifier: qualifier, name: name, site: site, First.self, repeat (each Rest).self)
         } catch {
-            trap(error, calledAt: SourceLocation(file: file, line: line))
+            trap(error, calledAt: site)
         }
     }
 
@@ -190,8 +195,18 @@ extension Resolver {
         {
             return resolved
         }
+        throw missingError(T.self, qualifier: qualifier, name: name, site: site, First.self, repeat (each Rest).self)
+    }
+
+    /// The error of a call with runtime arguments that nothing serves. A function of its own, so that
+    /// the callers' frames, which stay on the stack while the factory runs, do not hold its key.
+    @inline(never)
+    private func missingError<T, First, each Rest>(
+        _: T.Type, qualifier: (any Qualifier.Type)?, name: String?, site: SourceLocation, _: First.Type,
+        _: repeat (each Rest).Type
+    ) -> ResolutionError {
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
-        throw missingError(for: key, site: site, as: T.self)
+        return missingError(for: key, site: site, as: T.self)
     }
 
     /// Resolves a `T` built with runtime arguments, or nil when nothing is registered for it with
@@ -205,8 +220,17 @@ extension Resolver {
             try resolveIfRegistered(key, arguments: arguments, site: site, isolation: isolation)
         }
         if let resolved { return resolved }
-        // Otherwise a registration whose argument types the values convert to: a protocol or
-        // superclass of a value's type, or `A?` for a value of type `A`.
+        return try resolveConverting(key, site: site, isolation: isolation, first, repeat each rest)
+    }
+
+    /// Resolves with a registration whose argument types the values convert to: a protocol or
+    /// superclass of a value's type, or `A?` for a value of type `A`; nil if none does. A function
+    /// of its own, so that the frame of the direct match, which stays on the stack while its
+    /// factory runs, does not hold what this needs.
+    @inline(never)
+    private func resolveConverting<T, First, each Rest>(
+        _ key: Key, site: SourceLocation, isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
+    ) throws(ResolutionError) -> T? {
         let candidates = argumentCandidates(for: key)
         guard !candidates.isEmpty else { return nil }
         var all: [Any] = [first]
