@@ -87,19 +87,41 @@ extension Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Registration<Service> {
-        let key = Key(Service.self, qualifier: qualifier, scope: scope, name: name)
-        return autoregister(
-            (repeat (each Dependency).self), key: key, scope: scope, lifetime: lifetime,
-            site: SourceLocation(file: file, line: line), isMainActorBound: false
+        autoregister(
+            Service.self, (repeat (each Dependency).self),
+            key: Key(Service.self, qualifier: qualifier, scope: scope, name: name),
+            scope: scope, lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: false
         ) { resolver in
-            let instance = try initializer(
-                repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
-            guard let converted = instance as? Service else {
-                throw ResolutionError(
-                    .notConvertible(from: type(of: instance as Any)), key: key, path: Resolution.current.path,
-                    container: resolver, site: nil)
+            try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
+        }
+    }
+
+    /// Registers a `@MainActor` `initializer` for `service` only, each of its parameters resolved
+    /// from the container. The registration is main-actor-bound: it resolves from main-actor code,
+    /// and gives Syringe's message anywhere else.
+    ///
+    /// ```swift
+    /// resolver.autoregister(ClipboardViewModel.self, initializer: ClipboardViewModelImpl.init)
+    /// ```
+    @discardableResult
+    public func autoregister<Service, T, each Dependency>(
+        _ service: Service.Type,
+        initializer: @escaping @MainActor (repeat each Dependency) throws -> T,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        autoregister(
+            Service.self, (repeat (each Dependency).self),
+            key: Key(Service.self, qualifier: qualifier, scope: scope, name: name),
+            scope: scope, lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: true
+        ) { resolver in
+            try callOnMainActor {
+                try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
             }
-            return converted
         }
     }
 
@@ -122,6 +144,51 @@ extension Resolver {
             scope: scope, lifetime: nil, site: SourceLocation(file: file, line: line), isMainActorBound: false
         ) { resolver in
             try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
+        }
+    }
+
+    /// Registers a type whose `@MainActor` initializer's parameters are each resolved, in a
+    /// ``Scope``; the registration is main-actor-bound.
+    ///
+    /// ```swift
+    /// resolver.autoregister(SignUpModel.init, scopedTo: RegistrationFlow.self)
+    /// ```
+    @discardableResult
+    public func autoregister<T, each Dependency>(
+        _ initializer: @escaping @MainActor (repeat each Dependency) throws -> T,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        autoregister(
+            (repeat (each Dependency).self), key: Key(T.self, qualifier: qualifier, scope: scope, name: name),
+            scope: scope, lifetime: nil, site: SourceLocation(file: file, line: line), isMainActorBound: true
+        ) { resolver in
+            try callOnMainActor {
+                try initializer(repeat try resolver.tryResolve((each Dependency).self, file: file, line: line))
+            }
+        }
+    }
+
+    /// Registers `make` for `service` under `key`: the instance it builds must be a `Service`, and
+    /// one that is not is reported as the resolution's error.
+    private func autoregister<Service, T, each Dependency>(
+        _: Service.Type, _ dependencies: (repeat (each Dependency).Type), key: Key, scope: (any Scope.Type)?,
+        lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool, make: @escaping (Resolver) throws -> T
+    ) -> Registration<Service> {
+        autoregister(
+            (repeat each dependencies), key: key, scope: scope, lifetime: lifetime, site: site,
+            isMainActorBound: isMainActorBound
+        ) { resolver in
+            let instance = try make(resolver)
+            guard let converted = instance as? Service else {
+                throw ResolutionError(
+                    .notConvertible(from: type(of: instance as Any)), key: key, path: Resolution.current.path,
+                    container: resolver, site: nil)
+            }
+            return converted
         }
     }
 
@@ -230,5 +297,37 @@ extension Resolver {
         line: UInt = #line
     ) -> Registration<T> {
         current.autoregister(initializer, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line)
+    }
+
+    /// Registers, in ``current``, a type whose `@MainActor` initializer's parameters are each
+    /// resolved, in a ``Scope``; the registration is main-actor-bound.
+    @discardableResult
+    public static func autoregister<T, each Dependency>(
+        _ initializer: @escaping @MainActor (repeat each Dependency) throws -> T,
+        scopedTo scope: any Scope.Type,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<T> {
+        current.autoregister(initializer, scopedTo: scope, qualifiedBy: qualifier, name: name, file: file, line: line)
+    }
+
+    /// Registers, in ``current``, a `@MainActor` `initializer` for `service` only; the registration
+    /// is main-actor-bound.
+    @discardableResult
+    public static func autoregister<Service, T, each Dependency>(
+        _ service: Service.Type,
+        initializer: @escaping @MainActor (repeat each Dependency) throws -> T,
+        scopedTo scope: (any Scope.Type)? = nil,
+        qualifiedBy qualifier: (any Qualifier.Type)? = nil,
+        name: String? = nil,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        current.autoregister(
+            service, initializer: initializer, scopedTo: scope, qualifiedBy: qualifier, name: name, lifetime: lifetime,
+            file: file, line: line)
     }
 }

@@ -106,14 +106,16 @@ private func maResolveWithoutIsolation(_ resolver: Resolver) -> String {
 enum MAForm: String, Codable, Sendable, CaseIterable {
     // Written in main-actor code: the plain forms see it through their `isolation` argument.
     case plain, receivingContainer, arguments, scoped, scopedReceivingContainer, chained, singleton, implemented
+    case autoregisteredService, autoregisteredScoped
     // Typed @MainActor factories, registered from nonisolated code.
     case mainActorClosure, mainActorFunction, mainActorReceivingContainer, mainActorArguments
-    case mainActorScoped, mainActorChained, autoregistered
+    case mainActorScoped, mainActorChained, autoregistered, mainActorAutoregisteredService
+    case mainActorAutoregisteredScoped
 
     var isWrittenInMainActorCode: Bool {
         switch self {
         case .plain, .receivingContainer, .arguments, .scoped, .scopedReceivingContainer, .chained, .singleton,
-            .implemented:
+            .implemented, .autoregisteredService, .autoregisteredScoped:
             return true
         default:
             return false
@@ -124,9 +126,12 @@ enum MAForm: String, Codable, Sendable, CaseIterable {
     var typeName: String {
         switch self {
         case .arguments, .mainActorArguments: return "MATitled named \"\(rawValue)\" with arguments (String)"
-        case .scoped, .scopedReceivingContainer, .mainActorScoped: return "MAViewModel in scope MAFlow"
+        case .scoped, .scopedReceivingContainer, .mainActorScoped, .autoregisteredScoped,
+            .mainActorAutoregisteredScoped:
+            return "MAViewModel in scope MAFlow"
         case .mainActorFunction: return "MAPlainModel named \"\(rawValue)\""
-        case .implemented: return "MAModel named \"\(rawValue)\""
+        case .implemented, .autoregisteredService, .mainActorAutoregisteredService:
+            return "MAModel named \"\(rawValue)\""
         default: return "MAViewModel named \"\(rawValue)\""
         }
     }
@@ -147,11 +152,12 @@ enum MAForm: String, Codable, Sendable, CaseIterable {
         switch self {
         case .arguments, .mainActorArguments:
             _ = try resolver.tryResolve(MATitled.self, name: rawValue, arguments: "Wallet")
-        case .scoped, .scopedReceivingContainer, .mainActorScoped:
+        case .scoped, .scopedReceivingContainer, .mainActorScoped, .autoregisteredScoped,
+            .mainActorAutoregisteredScoped:
             _ = try resolver.tryResolve(MAViewModel.self, scopedTo: MAFlow.self)
         case .mainActorFunction:
             _ = try resolver.tryResolve(MAPlainModel.self, name: rawValue)
-        case .implemented:
+        case .implemented, .autoregisteredService, .mainActorAutoregisteredService:
             _ = try resolver.tryResolve((any MAModel).self, name: rawValue)
         default:
             _ = try resolver.tryResolve(MAViewModel.self, name: rawValue)
@@ -163,11 +169,12 @@ enum MAForm: String, Codable, Sendable, CaseIterable {
         switch self {
         case .arguments, .mainActorArguments:
             _ = resolver.resolve(MATitled.self, name: rawValue, arguments: "Wallet")
-        case .scoped, .scopedReceivingContainer, .mainActorScoped:
+        case .scoped, .scopedReceivingContainer, .mainActorScoped, .autoregisteredScoped,
+            .mainActorAutoregisteredScoped:
             _ = resolver.resolve(MAViewModel.self, scopedTo: MAFlow.self)
         case .mainActorFunction:
             _ = resolver.resolve(MAPlainModel.self, name: rawValue)
-        case .implemented:
+        case .implemented, .autoregisteredService, .mainActorAutoregisteredService:
             _ = resolver.resolve((any MAModel).self, name: rawValue)
         default:
             _ = resolver.resolve(MAViewModel.self, name: rawValue)
@@ -196,6 +203,10 @@ enum MAForm: String, Codable, Sendable, CaseIterable {
         r.register(name: name, lifetime: .singleton) { MAViewModel(service: $0.resolve()) }
     case .implemented:
         r.register(name: name) { MAViewModel(service: $0.resolve()) }.implements((any MAModel).self)
+    case .autoregisteredService:
+        r.autoregister((any MAModel).self, initializer: MAViewModel.init(service:), name: name)
+    case .autoregisteredScoped:
+        r.autoregister(MAViewModel.init(service:), scopedTo: MAFlow.self)
     default:
         preconditionFailure("\(form) is registered from nonisolated code")
     }
@@ -220,6 +231,10 @@ func maRegisterTyped(_ form: MAForm, in r: Resolver) {
             .register(name: name) { @MainActor in MAViewModel(service: r.resolve()) }
     case .autoregistered:
         r.autoregister(MAViewModel.init(service:), name: name)
+    case .mainActorAutoregisteredService:
+        r.autoregister((any MAModel).self, initializer: MAViewModel.init(service:), name: name)
+    case .mainActorAutoregisteredScoped:
+        r.autoregister(MAViewModel.init(service:), scopedTo: MAFlow.self)
     default:
         preconditionFailure("\(form) is written in main-actor code")
     }
