@@ -72,7 +72,48 @@ func wtOccurrences(of part: String, in text: String) -> Int {
     text.components(separatedBy: part).count - 1
 }
 
+final class WtLeftSingleton {}
+final class WtRightSingleton {}
+
 @Suite struct CrossThreadWaitTests {
+    /// Two singletons whose factories need each other, built first by two threads at once: the
+    /// thread that would close the loop of waits gets the cycle, the closed loop of the builds and
+    /// what such a loop means.
+    @Test func singletonsNeedingEachOtherFromTwoThreadsReportTheClosedLoop() {
+        let r = Resolver(id: "wait-singleton-loop")
+        let leftStarted = DispatchSemaphore(value: 0)
+        let rightStarted = DispatchSemaphore(value: 0)
+        r.register(lifetime: .singleton) { (resolver: Resolver) throws -> WtLeftSingleton in
+            leftStarted.signal()
+            _ = rightStarted.wait(timeout: .now() + 5)
+            _ = try resolver.tryResolve(WtRightSingleton.self)
+            return WtLeftSingleton()
+        }
+        r.register(lifetime: .singleton) { (resolver: Resolver) throws -> WtRightSingleton in
+            rightStarted.signal()
+            _ = leftStarted.wait(timeout: .now() + 5)
+            _ = try resolver.tryResolve(WtLeftSingleton.self)
+            return WtRightSingleton()
+        }
+        let messages = FxRecorder<String>()
+        let finished = fxRunThreads(2) { index in
+            do {
+                if index == 0 {
+                    _ = try r.tryResolve(WtLeftSingleton.self)
+                } else {
+                    _ = try r.tryResolve(WtRightSingleton.self)
+                }
+            } catch {
+                messages.append("\(error)")
+            }
+        }
+        #expect(finished)
+        let text = messages.values.joined(separator: "\n")
+        #expect(
+            text.contains("  cycle: WtLeftSingleton → WtRightSingleton → WtLeftSingleton")
+                || text.contains("  cycle: WtRightSingleton → WtLeftSingleton → WtRightSingleton"), "\(text)")
+        #expect(text.contains("  " + Messages.cycleAcrossThreads), "\(text)")
+    }
     @Test func lazyPropertiesReadingEachOtherFromTwoThreadsStopWithACycle() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             fxStartWatchdog()

@@ -101,6 +101,11 @@ enum Messages {
             + "yield nil instead, `register(\(name).self) { … as \(name)? }`"
     }
 
+    /// What a loop of waits between threads means.
+    static let cycleAcrossThreads =
+        "each of these is being built by a thread that waits for the next; if one thread alone resolves them "
+        + "(a pair closed by initCompleted), resolve one of them first (at launch), and every thread finds both"
+
     /// How to break a dependency cycle.
     static let cycleFix =
         "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"

@@ -41,6 +41,13 @@ final class Construction: @unchecked Sendable {
             }
         }
 
+        var shortDescription: String {
+            switch self {
+            case .instance(let key): key.shortDescription
+            case .lazyValue(let type, let site): Messages.lazyValue(type: type, site: site, short: true)
+            }
+        }
+
         /// The steps of a path that lead to it from `path`.
         func trail(from path: [Key]) -> [String] {
             switch self {
@@ -58,8 +65,9 @@ final class Construction: @unchecked Sendable {
         /// The caller builds it now and must ``finish(_:publish:)`` or ``abandon(_:)``.
         case claimed
         /// Waiting would close a loop: the other thread's path and what it waits for (nil when
-        /// the loop is the calling thread's own).
-        case loop(otherPath: [Key]?, otherTrail: [String]?)
+        /// the loop is the calling thread's own), and the loop of builds, each waiting for the next,
+        /// from one this thread builds back to it (empty when the loop is the thread's own).
+        case loop(otherPath: [Key]?, otherTrail: [String]?, builds: [String])
     }
 
     private let lock = ConditionLock()
@@ -86,9 +94,9 @@ final class Construction: @unchecked Sendable {
                         path: resolution.path, subject: subject())
                     return .claimed
                 }
-                if build.builder == me { return .loop(otherPath: nil, otherTrail: nil) }
-                if waitLoopReaches(me, from: build.builder) {
-                    return .loop(otherPath: build.path, otherTrail: waiting[build.builder]?.trail ?? [])
+                if build.builder == me { return .loop(otherPath: nil, otherTrail: nil, builds: []) }
+                if let loop = waitLoop(me, wanting: awaited, from: build.builder) {
+                    return .loop(otherPath: build.path, otherTrail: waiting[build.builder]?.trail ?? [], builds: loop)
                 }
                 let trail = subject().trail(from: resolution.path)
                 waiting[me] = (awaited, trail)
@@ -135,16 +143,23 @@ final class Construction: @unchecked Sendable {
         }
     }
 
-    /// Whether following "waits for something built by" from `thread` comes back to `me`.
-    private func waitLoopReaches(_ me: ObjectIdentifier, from thread: ObjectIdentifier) -> Bool {
+    /// The loop that `me` waiting for `wanted` (built by `thread`) would close, if following
+    /// "waits for something built by" from `thread` comes back to `me`: what each build waits for,
+    /// from the one `me` builds back to it (`A → B → A`: `me` builds `A` and wants `B`, whose
+    /// thread waits for `A`); nil otherwise.
+    private func waitLoop(_ me: ObjectIdentifier, wanting wanted: ObjectIdentifier, from thread: ObjectIdentifier)
+        -> [String]?
+    {
+        var loop = [builds[wanted]?.subject.shortDescription ?? "?"]
         var current = thread
         var seen: Set<ObjectIdentifier> = []
-        while let awaited = waiting[current]?.awaited, let next = builds[awaited]?.builder {
-            if next == me { return true }
-            guard seen.insert(next).inserted else { return false }
-            current = next
+        while let awaited = waiting[current]?.awaited, let build = builds[awaited] {
+            loop.append(build.subject.shortDescription)
+            if build.builder == me { return [loop[loop.count - 1]] + loop }
+            guard seen.insert(build.builder).inserted else { return nil }
+            current = build.builder
         }
-        return false
+        return nil
     }
 }
 

@@ -482,11 +482,15 @@ extension Resolver {
             case .existing(let instance):
                 plan.releaseBuild()
                 return instance
-            case .loop(let otherPath, _):
+            case .loop(nil, _, _):
                 plan.releaseBuild()
                 throw ResolutionError(
-                    .cycle(of: (otherPath ?? []) + resolution.path + [key]), key: key, path: resolution.path,
-                    container: self, site: site)
+                    .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
+            case .loop(_, _, let builds):
+                plan.releaseBuild()
+                throw ResolutionError(
+                    .cycle(builds), key: key, path: resolution.path, container: self, site: site,
+                    suggestions: [Messages.cycleAcrossThreads])
             }
         }
         resolution.enter(Frame(provider: provider, site: site), in: plan.builder ?? .passUnretained(self))

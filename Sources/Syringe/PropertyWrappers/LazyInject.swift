@@ -209,8 +209,8 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         ) { lock.withLock { self.resolvedValue } }
         switch claim {
         case .existing(let value): return value
-        case .loop(_, nil): stop(Messages.lazyCycle(site: site), resolving: T.self, at: site)
-        case .loop(_, let otherTrail?):
+        case .loop(_, nil, _): stop(Messages.lazyCycle(site: site), resolving: T.self, at: site)
+        case .loop(_, let otherTrail?, _):
             let trail = Construction.Subject.lazyValue(type: T.self, site: site).trail(from: resolution.path)
             let message = Messages.lazyCycleAcrossThreads(site: site, trail: trail, otherTrail: otherTrail)
             stop(message, resolving: T.self, at: site)
