@@ -535,6 +535,18 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                 ))
     }
 
+    /// A function type registered without `@Sendable` is named when the `@Sendable` one is asked for.
+    @Test func aFunctionTypeWithoutItsAttributesIsANearMatch() {
+        let r = Resolver(id: "msg-sendable-function")
+        r.register { () -> () -> MsgThing in { MsgThing() } }
+        let error = thrown { try r.tryResolve((@Sendable () -> MsgThing).self) }
+        #expect(
+            error?.suggestions == [
+                "() -> MsgThing is registered, a different type from the @Sendable () -> MsgThing asked for"
+            ],
+            "\(String(describing: error))")
+    }
+
     /// One argument of tuple type and two arguments are different keys, and read differently.
     @Test func singleTupleArgumentIsNotTwoArguments() {
         let r = Resolver(id: "msg-tuple-argument")

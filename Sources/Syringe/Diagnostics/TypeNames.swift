@@ -26,7 +26,11 @@ private enum TypeNameCache {
         let id = ObjectIdentifier(type)
         if let names = lock.withLock({ cache[id] }) { return names }
         let name = withoutModuleNames(String(reflecting: type))
-        let names = (name, baseName(name))
+        // A function type's attributes do not make another name: `() -> A` is a near match of
+        // `@Sendable () -> A`.
+        var bare = Substring(name)
+        while bare.hasPrefix("@"), let space = bare.firstIndex(of: " ") { bare = bare[bare.index(after: space)...] }
+        let names = (name, baseName(String(bare)))
         lock.withLock { cache[id] = names }
         return names
     }
