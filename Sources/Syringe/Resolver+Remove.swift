@@ -172,10 +172,11 @@ extension Resolver {
     /// container of their own instead (`@Test(.isolatedResolver)`, `SyringeTestCase`).
     ///
     /// `main`'s settings go back to their defaults too (``defaultLifetime-property``,
-    /// ``allowsOverrides-property``, ``context-swift.property``). A bootstrap running on another thread
-    /// finishes first; called from `registerAllServices()`, it stops the program.
-    public static func reset(file: StaticString = #fileID, line: UInt = #line) {
-        resetMain(calledAt: SourceLocation(file: file, line: line))
+    /// ``allowsOverrides-property``, ``context-swift.property``). Made while a bootstrap runs, it leaves
+    /// the bootstrap pending: the next resolution that finds nothing in `main` runs
+    /// `registerAllServices()` again, whole.
+    public static func reset() {
+        resetMain()
     }
 
     /// Removes every registration of `type` from ``current``.

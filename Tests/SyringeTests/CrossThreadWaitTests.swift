@@ -74,26 +74,33 @@ func wtOccurrences(of part: String, in text: String) -> Int {
 
 final class WtLeftSingleton {}
 final class WtRightSingleton {}
+final class WtMiddle {}
 
 @Suite struct CrossThreadWaitTests {
-    /// Two singletons whose factories need each other, built first by two threads at once: the
-    /// thread that would close the loop of waits gets the cycle, the closed loop of the builds and
-    /// what such a loop means.
+    /// Two singletons whose factories need each other (one through a transient), built first by two
+    /// threads at once: the thread that would close the loop of waits gets the cycle, the closed
+    /// loop of the builds on both threads and what such a loop means.
     @Test func singletonsNeedingEachOtherFromTwoThreadsReportTheClosedLoop() {
         let r = Resolver(id: "wait-singleton-loop")
         let leftStarted = DispatchSemaphore(value: 0)
         let rightStarted = DispatchSemaphore(value: 0)
+        let leftBuilds = FxCounter()
+        let rightBuilds = FxCounter()
         r.register(lifetime: .singleton) { (resolver: Resolver) throws -> WtLeftSingleton in
             leftStarted.signal()
-            _ = rightStarted.wait(timeout: .now() + 5)
+            if leftBuilds.increment() == 1 { _ = rightStarted.wait(timeout: .now() + 5) }
             _ = try resolver.tryResolve(WtRightSingleton.self)
             return WtLeftSingleton()
         }
         r.register(lifetime: .singleton) { (resolver: Resolver) throws -> WtRightSingleton in
             rightStarted.signal()
-            _ = leftStarted.wait(timeout: .now() + 5)
-            _ = try resolver.tryResolve(WtLeftSingleton.self)
+            if rightBuilds.increment() == 1 { _ = leftStarted.wait(timeout: .now() + 5) }
+            _ = try resolver.tryResolve(WtMiddle.self)
             return WtRightSingleton()
+        }
+        r.register { (resolver: Resolver) throws -> WtMiddle in
+            _ = try resolver.tryResolve(WtLeftSingleton.self)
+            return WtMiddle()
         }
         let messages = FxRecorder<String>()
         let finished = fxRunThreads(2) { index in
@@ -110,8 +117,9 @@ final class WtRightSingleton {}
         #expect(finished)
         let text = messages.values.joined(separator: "\n")
         #expect(
-            text.contains("  cycle: WtLeftSingleton → WtRightSingleton → WtLeftSingleton")
-                || text.contains("  cycle: WtRightSingleton → WtLeftSingleton → WtRightSingleton"), "\(text)")
+            text.contains("  cycle: WtLeftSingleton → WtRightSingleton → WtMiddle → WtLeftSingleton")
+                || text.contains("  cycle: WtRightSingleton → WtMiddle → WtLeftSingleton → WtRightSingleton"),
+            "\(text)")
         #expect(text.contains("  " + Messages.cycleAcrossThreads), "\(text)")
     }
     @Test func lazyPropertiesReadingEachOtherFromTwoThreadsStopWithACycle() async {

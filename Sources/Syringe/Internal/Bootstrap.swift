@@ -10,11 +10,13 @@ extension Resolver {
         guard !resolution.isBootstrapping, reachesPendingBootstrap(resolution) else { return }
         Self.bootstrapLock.withLock {
             let main = Resolver.main.registry
-            let starts = registryLock.withWriteLock { _ in
-                if main.bootstrapPending { Self.isBootstrapRunning = true }
-                return main.bootstrapPending
+            // The resets counted when it starts: one made while it runs leaves it pending.
+            let start = registryLock.withWriteLock { _ -> Int? in
+                guard main.bootstrapPending else { return nil }
+                Self.isBootstrapRunning = true
+                return Self.resets
             }
-            guard starts else { return }
+            guard let start else { return }
             resolution.isBootstrapping = true
             let outer = resolution.container
             resolution.container = nil
@@ -37,7 +39,7 @@ extension Resolver {
             // thread), then the registrations other threads made meanwhile, which come last and win.
             var duplicate: (first: AnyBinding, second: AnyBinding)?
             while let contributed = registryLock.withWriteLock({
-                finishBootstrap(of: main, duplicate: &duplicate, leftovers: &$0)
+                finishBootstrap(of: main, startedAfter: start, duplicate: &duplicate, leftovers: &$0)
             }) {
                 Resolver.main.install(contributed)
             }
@@ -50,35 +52,29 @@ extension Resolver {
         }
     }
 
-    /// ``Resolver/reset(file:line:)``: after a bootstrap in progress, `main` without registrations or
-    /// settings, the root `main`, and the bootstrap pending again. What goes is released after
-    /// both locks.
-    static func resetMain(calledAt site: SourceLocation) {
-        guard !Resolution.current.isBootstrapping else {
-            stop("Syringe: Resolver.reset() was called from registerAllServices()", at: site)
+    /// ``Resolver/reset()``: `main` without registrations or settings, the root `main`, and the
+    /// bootstrap pending again, also when one is running now (it stays pending when it ends, and
+    /// runs again whole). What goes is released after the lock.
+    static func resetMain() {
+        registryLock.withWriteLock { leftovers in
+            let registry = main.registry
+            for binding in registry.bindings.values { registry.unbind(binding.key, leftovers: &leftovers) }
+            registry.defaultLifetime = nil
+            registry.allowsOverrides = true
+            leftovers.append(main.ownContext)
+            main.ownContext = nil
+            registry.bootstrapPending = true
+            resets += 1
+            leftovers.append(Globals.root)
+            Globals.root = main
         }
-        var released = Leftovers()
-        bootstrapLock.withLock {
-            registryLock.withWriteLock { leftovers in
-                let registry = main.registry
-                for binding in registry.bindings.values { registry.unbind(binding.key, leftovers: &leftovers) }
-                registry.defaultLifetime = nil
-                registry.allowsOverrides = true
-                leftovers.append(main.ownContext)
-                main.ownContext = nil
-                registry.bootstrapPending = true
-                leftovers.append(Globals.root)
-                Globals.root = main
-                released.take(&leftovers)
-            }
-        }
-        released.release()
     }
 
     /// The modules contributed to the bootstrap since it last looked, if any; else binds what other
     /// threads registered while it ran and marks it done, and returns nil. Write lock held.
     private func finishBootstrap(
-        of main: Registry, duplicate: inout (first: AnyBinding, second: AnyBinding)?, leftovers: inout Leftovers
+        of main: Registry, startedAfter resets: Int, duplicate: inout (first: AnyBinding, second: AnyBinding)?,
+        leftovers: inout Leftovers
     ) -> [any ResolverModule]? {
         if !Self.bootstrapModules.isEmpty {
             defer { Self.bootstrapModules = [] }
@@ -92,7 +88,7 @@ extension Resolver {
             main.bind(binding, leftovers: &leftovers)
         }
         Self.deferredBindings = []
-        main.bootstrapPending = false
+        main.bootstrapPending = Self.resets != resets
         Self.isBootstrapRunning = false
         return nil
     }
@@ -137,6 +133,8 @@ extension Resolver {
     fileprivate static let bootstrapLock = Lock()
     /// Modules contributed before the bootstrap, or while it runs. Guarded by ``registryLock``.
     nonisolated(unsafe) fileprivate static var bootstrapModules: [any ResolverModule] = []
+    /// How many times ``Resolver/reset()`` ran. Guarded by ``registryLock``.
+    nonisolated(unsafe) private static var resets = 0
     /// Whether a thread is running the bootstrap. Guarded by ``registryLock``.
     nonisolated(unsafe) static var isBootstrapRunning = false
     /// Registrations into ``main`` that other threads made while the bootstrap ran (a thread the

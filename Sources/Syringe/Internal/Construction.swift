@@ -95,7 +95,9 @@ final class Construction: @unchecked Sendable {
                     return .claimed
                 }
                 if build.builder == me { return .loop(otherPath: nil, otherTrail: nil, builds: []) }
-                if let loop = waitLoop(me, wanting: awaited, from: build.builder) {
+                if let loop = waitLoop(
+                    me, wanting: awaited, from: build.builder, trail: subject().trail(from: resolution.path))
+                {
                     return .loop(otherPath: build.path, otherTrail: waiting[build.builder]?.trail ?? [], builds: loop)
                 }
                 let trail = subject().trail(from: resolution.path)
@@ -144,22 +146,34 @@ final class Construction: @unchecked Sendable {
     }
 
     /// The loop that `me` waiting for `wanted` (built by `thread`) would close, if following
-    /// "waits for something built by" from `thread` comes back to `me`: what each build waits for,
-    /// from the one `me` builds back to it (`A → B → A`: `me` builds `A` and wants `B`, whose
-    /// thread waits for `A`); nil otherwise.
-    private func waitLoop(_ me: ObjectIdentifier, wanting wanted: ObjectIdentifier, from thread: ObjectIdentifier)
-        -> [String]?
-    {
-        var loop = [builds[wanted]?.subject.shortDescription ?? "?"]
-        var current = thread
+    /// "waits for something built by" from `thread` comes back to `me`: each thread's path from what
+    /// it builds to what it waits for, joined (`A → B → A`: `me` builds `A` and wants `B`, whose
+    /// thread waits for `A`); nil otherwise. `trail`: `me`'s path and `wanted`.
+    private func waitLoop(
+        _ me: ObjectIdentifier, wanting wanted: ObjectIdentifier, from thread: ObjectIdentifier, trail: [String]
+    ) -> [String]? {
+        // The threads on the way, each with the build it holds.
+        var hops = [(thread: thread, holds: wanted)]
         var seen: Set<ObjectIdentifier> = []
-        while let awaited = waiting[current]?.awaited, let build = builds[awaited] {
-            loop.append(build.subject.shortDescription)
-            if build.builder == me { return [loop[loop.count - 1]] + loop }
+        while let awaited = waiting[hops[hops.count - 1].thread]?.awaited, let build = builds[awaited] {
+            guard build.builder != me else {
+                var loop = segment(of: trail, from: awaited)
+                for hop in hops {
+                    loop += segment(of: waiting[hop.thread]?.trail ?? [], from: hop.holds).dropFirst()
+                }
+                return loop
+            }
             guard seen.insert(build.builder).inserted else { return nil }
-            current = build.builder
+            hops.append((build.builder, awaited))
         }
         return nil
+    }
+
+    /// The part of a waiting thread's trail from the build `item` it holds on.
+    private func segment(of trail: [String], from item: ObjectIdentifier) -> [String] {
+        let name = builds[item]?.subject.shortDescription ?? "?"
+        guard let start = trail.lastIndex(of: name) else { return [name] + trail }
+        return Array(trail[start...])
     }
 }
 

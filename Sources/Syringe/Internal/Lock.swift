@@ -190,6 +190,8 @@ struct Leftovers {
         if let item { items.append(item) }
     }
 
+    var isEmpty: Bool { items.isEmpty }
+
     /// Takes over what `other` holds, to be released later than it would be.
     mutating func take(_ other: inout Leftovers) {
         items += other.items

@@ -71,7 +71,9 @@ final class Resolution {
     private var borrowsGraph = false
     /// What stores let go while the top-level resolution builds (an expired instance replaced),
     /// released when it ends: a deinitializer may resolve what is still being built.
-    private var leftovers = Leftovers()
+    var leftovers = Leftovers() {
+        didSet { holdsLeftovers = !leftovers.isEmpty }
+    }
     private var holdsLeftovers = false
     /// `initCompleted` steps to run before the outermost resolution returns.
     @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
@@ -197,7 +199,6 @@ final class Resolution {
     func releaseAtEnd(_ items: inout Leftovers) {
         guard depth > 0 else { return items.release() }
         leftovers.take(&items)
-        holdsLeftovers = true
     }
 
     /// Ends a top-level resolution: its `.graph` scope, then what its stores let go.
@@ -208,9 +209,8 @@ final class Resolution {
     }
 
     /// Releases what the stores let go during the top-level resolution.
-    func releaseLeftovers() {
+    private func releaseLeftovers() {
         guard holdsLeftovers else { return }
-        holdsLeftovers = false
         var items = Leftovers()
         items.take(&leftovers)
         items.release()  // a deinitializer that resolves starts a top-level resolution of its own

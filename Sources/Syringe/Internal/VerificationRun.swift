@@ -60,6 +60,8 @@ final class VerificationRun: @unchecked Sendable {
     private var lazyRequests: Set<String> = []
     /// The `withContainer` bindings whose bodies are in progress on the worker, innermost last.
     private var openBindings: [ContainerBinding] = []
+    /// What the stores let go during builds that ended their worker.
+    private var abandoned = Leftovers()
     /// Registrations whose weak lifetime met a value type, with that lifetime.
     private(set) var notHeldWeakly: [Key: String] = [:]
     /// Whether the workers hold the main actor for their caller, which waits for them on it.
@@ -91,6 +93,13 @@ final class VerificationRun: @unchecked Sendable {
         lendsMainActor = lendingMainActor
         defer { lendsMainActor = false }
         current = -1
+        if !abandoned.isEmpty {
+            _ = onWorker { [self] in
+                var items = Leftovers()
+                items.take(&abandoned)
+                items.release()  // and let go here, on the worker, at the end of the closure
+            }
+        }
         for _ in 0..<32 where !sandbox.keepsNothing {
             _ = onWorker { [sandbox] in
                 sandbox.clearAllRegistrations()
@@ -155,7 +164,9 @@ final class VerificationRun: @unchecked Sendable {
         openBindings = []
         resolution.provisional = [:]
         Construction.shared.abandonAll(claimedBy: resolution)
-        resolution.releaseLeftovers()  // the top-level resolution that would release them never ends
+        // The top-level resolution that would release them never ends; released by `dismantle`,
+        // on a worker of their own (a deinitializer must not meet this build's frames).
+        abandoned.take(&resolution.leftovers)
         pthread_exit(nil)
     }
 
