@@ -160,7 +160,9 @@ final class VrReplacesExpired {}
         let released = FxCounter()
         r.register(lifetime: .singleton) { VrSingleton() }
         r.register(lifetime: .timeToLive(.milliseconds(5))) { VrExpiring(container: r, released: released) }
+        let builds = FxCounter()
         r.register { (resolver: Resolver) -> VrReplacesExpired in
+            guard builds.increment() == 1 else { return VrReplacesExpired() }  // the deinitializer's
             usleep(30_000)  // the instance the registration's own item built has expired
             let replacement: VrExpiring = resolver.resolve()
             _ = resolver.resolve(VrMissing.self)  // ends the worker
@@ -170,7 +172,9 @@ final class VrReplacesExpired {}
         let report = r.verify()
         #expect(report.failures.map(\.requested) == ["VrMissing"], "\(report)")
         #expect(released.value >= 1)
+        #expect(builds.value == 2)
     }
+
     @Test func tenIndependentFailuresAreAllReportedInOneRun() {
         let report = makeTenFailures(id: "vr-ten").verify()
         let texts = report.failures.map(\.description)
