@@ -211,6 +211,10 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     return done.wait(timeout: .now() + 60) == .success
 }
 
+private final class MsgNode {
+    var next: MsgNode?
+}
+
 @Suite struct ErrorMessageTests {
     // MARK: Missing registrations
 
@@ -533,6 +537,25 @@ private func onThread(_ body: @escaping @Sendable () -> Void) -> Bool {
                     requestedAt(line),
                     "  break it with @LazyInject, @WeakLazyInject or initCompleted: let one side be set after it is created"
                 ))
+    }
+
+    /// A transient whose `initCompleted` step resolves its own type: the loop names the step, and
+    /// the fix is a shared lifetime (the generic advice, which names `initCompleted`, is left out).
+    @Test func aCycleThroughATransientsStepNamesTheStepAndTheFix() {
+        let r = Resolver(id: "msg-step-cycle")
+        let line = #line + 1
+        r.register { MsgNode() }.initCompleted { resolver, node in node.next = try resolver.tryResolve() }
+        let error = thrown { try r.tryResolve(MsgNode.self) }
+        #expect(
+            error?.description
+                == lines(
+                    "Syringe: dependency cycle while resolving MsgNode",
+                    "  cycle: MsgNode → MsgNode.initCompleted → MsgNode",
+                    "  in container msg-step-cycle",
+                    requestedAt(line),
+                    "  the loop passes through MsgNode's initCompleted step: when MsgNode is not shared, each new "
+                        + "instance's step builds another; register it with a lifetime that shares the instance "
+                        + "(.graph, say), so that the step finds the one it completes"))
     }
 
     /// A function type registered without `@Sendable` is named when the `@Sendable` one is asked for.

@@ -65,7 +65,10 @@ enum Messages {
                     + "(@LazyInject)")
         }
         lines.append(contentsOf: error.suggestions.map { "  " + $0 })
-        if isCycle(error.reason) { lines.append(cycleFix) }
+        // A loop through a step has its own fix.
+        if isCycle(error.reason), !error.suggestions.contains(where: { $0.hasPrefix(cycleThroughStepOpening) }) {
+            lines.append(cycleFix)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -99,6 +102,15 @@ enum Messages {
         return "\(key) is registered (at \(site)) but \(name) is not: optional(), @OptionalInject and "
             + "resolve() as \(name) ask for \(name) and do not find it; register \(name) with a factory that may "
             + "yield nil instead, `register(\(name).self) { … as \(name)? }`"
+    }
+
+    private static let cycleThroughStepOpening = "the loop passes through "
+
+    /// What a loop through the `initCompleted` step of `name` means.
+    static func cycleThroughStep(_ name: String) -> String {
+        "\(cycleThroughStepOpening)\(name)'s initCompleted step: when \(name) is not shared, each new "
+            + "instance's step builds another; register it with a lifetime that shares the instance (.graph, "
+            + "say), so that the step finds the one it completes"
     }
 
     /// What a loop of waits between threads means.

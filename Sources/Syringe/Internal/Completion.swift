@@ -30,7 +30,9 @@ extension Resolution {
         var index = 0
         while index < pendingCompletions.count {
             let step = pendingCompletions[index]
-            enter(step.frame, in: step.container)
+            var frame = step.frame
+            frame.isStep = true
+            enter(frame, in: step.container)
             do {
                 try step.run()
             } catch {

@@ -463,8 +463,7 @@ extension Resolver {
     ) throws(ResolutionError) -> AnyKept? {
         if key.arguments == nil && resolution.isBuilding(provider) {
             plan.releaseBuild()
-            throw ResolutionError(
-                .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
+            throw resolution.cycleError(closing: key, in: self, site: site)
         }
         if resolution.depth >= Self.maximumDepth || resolution.isShortOfStack {
             plan.releaseBuild()
@@ -484,8 +483,7 @@ extension Resolver {
                 return instance
             case .loop(nil, _, _):
                 plan.releaseBuild()
-                throw ResolutionError(
-                    .cycle(of: resolution.path + [key]), key: key, path: resolution.path, container: self, site: site)
+                throw resolution.cycleError(closing: key, in: self, site: site)
             case .loop(_, _, let builds):
                 plan.releaseBuild()
                 throw ResolutionError(

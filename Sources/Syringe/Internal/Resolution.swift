@@ -29,6 +29,8 @@ struct Frame {
     /// How many dependencies the frame has resolved so far: where the next one is expected in the
     /// registration's recorded dependencies.
     var resolvedDependencies = 0
+    /// Whether the frame runs the registration's `initCompleted` step rather than its factory.
+    var isStep = false
 }
 
 /// The state of the resolution in progress on one thread: the value the resolution path
@@ -136,6 +138,22 @@ final class Resolution {
 
     /// The innermost frame, if a resolution is in progress.
     var innermostFrame: Frame? { depth == 0 ? nil : frames[depth - 1] }
+
+    /// The error of a dependency cycle that resolving `key` here would close: the path, a frame
+    /// that runs a step named as such, and, for a loop through a step, why and what to do.
+    @inline(never)
+    func cycleError(closing key: Key, in container: Resolver, site: SourceLocation?) -> ResolutionError {
+        var keys = (asyncStep?.path ?? []).map(\.shortDescription)
+        var suggestions: [String] = []
+        for frame in (0..<depth).map({ frames[$0] }) {
+            let name = frame.provider.key.shortDescription
+            keys.append(frame.isStep ? name + ".initCompleted" : name)
+            if frame.isStep && suggestions.isEmpty { suggestions.append(Messages.cycleThroughStep(name)) }
+        }
+        return ResolutionError(
+            .cycle(keys + [key.shortDescription]), key: key, path: path, container: container, site: site,
+            suggestions: suggestions)
+    }
 
     /// Whether `provider` is being built by a frame of this path (a dependency cycle).
     func isBuilding(_ provider: AnyProvider) -> Bool {
