@@ -259,4 +259,22 @@ private final class CBRCatalog {
             }
         }
     }
+
+    /// The same with a transient `Library`: its step leads back to a new one, a cycle with the step
+    /// in its loop.
+    @Test func aTransientWhoseStepLeadsBackToItsTypeIsACycleThroughTheStep() {
+        let r = Resolver()
+        r.register { CBRLibrary() }
+            .initCompleted { resolver, library in library.catalog = try resolver.tryResolve() }
+        r.register(lifetime: .singleton) { (resolver: Resolver) throws -> CBRCatalog in
+            CBRCatalog(library: try resolver.tryResolve())
+        }
+        #expect(throws: ResolutionError.self) { try r.tryResolve(CBRLibrary.self) }
+        do {
+            _ = try r.tryResolve(CBRLibrary.self)
+        } catch {
+            #expect(
+                error.description.contains("  cycle: CBRLibrary → CBRLibrary.initCompleted → CBRCatalog → CBRLibrary"))
+        }
+    }
 }
