@@ -981,7 +981,7 @@ private func docText(_ text: String, sites: [Int: String] = [:]) -> String {
                   requested at MyApp/Prefetch.swift:8
                   its factory, registered at MyApp/Screens.swift:12, is isolated to the main actor (written in @MainActor code, or a @MainActor function)
                   resolve it from @MainActor code, or hop there first: await MainActor.run { … }
-                  a factory that need not run on the main actor can be registered from nonisolated code (a ResolverModule, say)
+                  a factory that need not run on the main actor can be registered from nonisolated code (a ResolverModule, say), with no @MainActor on its closure or initializer
                 """)
     }
 

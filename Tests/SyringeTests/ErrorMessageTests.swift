@@ -984,7 +984,7 @@ private final class MsgNode {
                         + "@MainActor code, or a @MainActor function)",
                     "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
                     "  a factory that need not run on the main actor can be registered from nonisolated code "
-                        + "(a ResolverModule, say)"))
+                        + "(a ResolverModule, say), with no @MainActor on its closure or initializer"))
     }
 
     @Test func mainActorRegistrationResolvedOffTheMainActorThroughAPath() async {
@@ -1004,7 +1004,7 @@ private final class MsgNode {
                         + "@MainActor code, or a @MainActor function)",
                     "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
                     "  a factory that need not run on the main actor can be registered from nonisolated code "
-                        + "(a ResolverModule, say)"))
+                        + "(a ResolverModule, say), with no @MainActor on its closure or initializer"))
     }
 
     // MARK: Where the value was asked for (thrown)
@@ -1224,7 +1224,7 @@ private final class MsgNode {
                 + "@MainActor code, or a @MainActor function)",
             "  resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
             "  a factory that need not run on the main actor can be registered from nonisolated code "
-                + "(a ResolverModule, say)")
+                + "(a ResolverModule, say), with no @MainActor on its closure or initializer")
         #expect(fxStderr(result).contains(expected), "\(fxStderr(result))")
     }
 

@@ -65,8 +65,10 @@ enum Messages {
                     + "(@LazyInject)")
         }
         lines.append(contentsOf: error.suggestions.map { "  " + $0 })
-        // A loop through a step has its own fix.
-        if isCycle(error.reason), !error.suggestions.contains(where: { $0.hasPrefix(cycleThroughStepOpening) }) {
+        // A loop through a step, or through threads, has fixes of its own.
+        if isCycle(error.reason),
+            !error.suggestions.contains(where: { $0.hasPrefix(cycleThroughStepOpening) || $0 == cycleAcrossThreads })
+        {
             lines.append(cycleFix)
         }
         return lines.joined(separator: "\n")
@@ -113,10 +115,11 @@ enum Messages {
             + "say), so that the step finds the one it completes"
     }
 
-    /// What a loop of waits between threads means.
+    /// What a loop of waits between threads means, and the fixes.
     static let cycleAcrossThreads =
-        "each of these is being built by a thread that waits for the next; if one thread alone resolves them "
-        + "(a pair closed by initCompleted), resolve one of them first (at launch), and every thread finds both"
+        "each of these is being built by a thread that waits for the next: if one thread alone resolves them "
+        + "(a pair closed by initCompleted), resolve one of them first (at launch), and every thread finds both; "
+        + "else break the loop with @LazyInject, @WeakLazyInject or initCompleted"
 
     /// How to break a dependency cycle.
     static let cycleFix =
@@ -288,7 +291,7 @@ enum Messages {
                 + "or a @MainActor function)",
             "resolve it from @MainActor code, or hop there first: await MainActor.run { … }",
             "a factory that need not run on the main actor can be registered from nonisolated code "
-                + "(a ResolverModule, say)",
+                + "(a ResolverModule, say), with no @MainActor on its closure or initializer",
         ]
     }
 
