@@ -76,6 +76,9 @@ final class Resolution {
     var leftovers = Leftovers() {
         didSet { holdsLeftovers = !leftovers.isEmpty }
     }
+    /// `!leftovers.isEmpty`, kept as a plain flag: ``leave()`` reads it at the end of every top-level
+    /// resolution, and a read of the array there is an access that calls into it, which brings
+    /// the run-time exclusivity check back (ARCHITECTURE.md, "Rules the code keeps").
     private var holdsLeftovers = false
     /// `initCompleted` steps to run before the outermost resolution returns.
     @exclusivity(unchecked) var pendingCompletions: [PendingCompletion] = []
