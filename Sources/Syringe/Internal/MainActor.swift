@@ -26,11 +26,12 @@
 extension Resolution {
     /// Whether the code running on this thread now is on the main actor.
     var isOnMainActor: Bool {
-        callerIsOnMainActor || isMainThread() || isOnMainDispatchQueue()
+        callerIsOnMainActor || isMainThread || isOnMainDispatchQueue()
     }
 }
 
-/// Whether the calling thread is the process's main thread.
+/// Whether the calling thread is the process's main thread (``Resolution/isMainThread`` keeps the
+/// answer for each thread).
 func isMainThread() -> Bool {
     #if canImport(Darwin)
         return pthread_main_np() != 0
