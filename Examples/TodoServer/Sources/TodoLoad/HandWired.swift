@@ -72,6 +72,10 @@ struct HandWiredScopeMiddleware: RouterMiddleware {
     /// Processor time each request spends first, busy (`--hand-busy-nanoseconds`): with the app's
     /// in-process cost here, the two wirings differ over the network by what the network adds.
     let busy: Duration
+    /// Whether each request also does Syringe's part of a request first (`--hand-syringe-work`,
+    /// ``syringeWork(requestID:user:logger:)``): the hand-wired routes then differ from the app's in
+    /// where that work runs alone.
+    let syringeWork: Bool
 
     func handle(
         _ request: Request, context: HandWiredContext,
@@ -88,15 +92,22 @@ struct HandWiredScopeMiddleware: RouterMiddleware {
         context.requestID = RequestIdentifier(request.headers[.requestID] ?? UUID().uuidString)
         context.user = CurrentUser(name: user)
         context.logger[metadataKey: "request-id"] = "\(context.requestID)"
+        if syringeWork {
+            let resolved = await TodoLoad.syringeWork(
+                requestID: context.requestID, user: context.user, logger: context.logger)
+            precondition(resolved == context.requestID.value.utf8.count)
+        }
         return try await next(request, context)
     }
 }
 
-func buildHandWiredRouter(repository: any TodoRepository, busy: Duration = .zero) -> Router<HandWiredContext> {
+func buildHandWiredRouter(
+    repository: any TodoRepository, busy: Duration = .zero, syringeWork: Bool = false
+) -> Router<HandWiredContext> {
     let router = Router(context: HandWiredContext.self)
     router.get("health") { _, _ in HTTPResponse.Status.ok }
 
-    let todos = router.group("todos").add(middleware: HandWiredScopeMiddleware(busy: busy))
+    let todos = router.group("todos").add(middleware: HandWiredScopeMiddleware(busy: busy, syringeWork: syringeWork))
     todos.post { request, context in
         let input = try await request.decode(as: NewTodo.self, context: context)
         let todos = EditTodos(repository: repository, user: context.user, logger: context.logger)

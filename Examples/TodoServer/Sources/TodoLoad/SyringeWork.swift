@@ -14,19 +14,26 @@ func syringeWorkPerRequest(_ count: Int) async -> Double {
     var kept = 0
     let cpuStart = clock()
     for index in 0..<count {
-        let requestID = RequestIdentifier("request \(index)")
-        let scope = Resolver(parent: .main)
-        scope.register { requestID }
-        scope.register { CurrentUser(name: "user") }
-        scope.register { logger }
-        // The async form, as the middleware binds the request's task.
-        kept &+= await Resolver.withContainer(scope) { () async -> Int in
-            let todos: EditTodos = Resolver.resolve()
-            let id: RequestIdentifier = Resolver.resolve()
-            return withExtendedLifetime(todos) { id.value.utf8.count }
-        }
+        kept &+= await syringeWork(
+            requestID: RequestIdentifier("request \(index)"), user: CurrentUser(name: "user"), logger: logger)
     }
     let seconds = Double(clock() - cpuStart) / Double(CLOCKS_PER_SEC)
     precondition(kept > 0)
     return seconds / Double(count) * 1_000_000
+}
+
+/// Syringe's part of one request: a child of `main` holding the request's values, bound with
+/// `withContainer` (the async form, as the middleware binds the request's task) while a use case
+/// and the request id are resolved in it. Returns the length of the id resolved, so that the
+/// optimizer keeps the work.
+func syringeWork(requestID: RequestIdentifier, user: CurrentUser, logger: Logger) async -> Int {
+    let scope = Resolver(parent: .main)
+    scope.register { requestID }
+    scope.register { user }
+    scope.register { logger }
+    return await Resolver.withContainer(scope) { () async -> Int in
+        let todos: EditTodos = Resolver.resolve()
+        let id: RequestIdentifier = Resolver.resolve()
+        return withExtendedLifetime(todos) { id.value.utf8.count }
+    }
 }

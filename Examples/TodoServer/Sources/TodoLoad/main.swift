@@ -33,6 +33,10 @@ let isControl = CommandLine.arguments.contains("--control")
 /// `--hand-busy-nanoseconds N`: processor time each hand-wired request spends busy first, to see
 /// whether the difference over the network follows the in-process cost.
 let handBusy = Duration.nanoseconds(option("--hand-busy-nanoseconds", default: 0))
+/// `--hand-syringe-work`: each hand-wired request also does Syringe's part of a request first (a
+/// child with the request's values, bound while a use case and the request id are resolved in it),
+/// to see what that work costs over the network when it is all the two wirings differ by.
+let handSyringeWork = CommandLine.arguments.contains("--hand-syringe-work")
 /// What the output calls the app's slot: the hand-wired routes serve it with `--control`.
 let appLabel = isControl ? "control" : "Syringe"
 /// What the output calls the difference between the two slots.
@@ -104,7 +108,8 @@ func measureInProcess(responder: BothWirings, inMemoryResponder: BothWirings) as
 /// The app over `services` and the routes wired by hand over `repository` (the same one), or, with
 /// `--control`, the hand-wired routes in both places.
 func bothWirings(services: Resolver, repository: any TodoRepository) -> BothWirings {
-    let byHand = buildHandWiredRouter(repository: repository, busy: handBusy).buildResponder()
+    let byHand = buildHandWiredRouter(repository: repository, busy: handBusy, syringeWork: handSyringeWork)
+        .buildResponder()
     guard !isControl else {
         return BothWirings(control: buildHandWiredRouter(repository: repository).buildResponder(), byHand: byHand)
     }
