@@ -337,8 +337,8 @@ final class Provider<T>: AnyProvider {
 extension Provider {
     /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
     /// a registration with runtime arguments is transient.
-    /// Whether `T` itself is a ``Singleton`` (asked once a registration; ``Resolution/isSingletonType(_:)``).
-    static var isMarked: Bool { Resolution.current.isSingletonType(T.self) }
+    /// Whether `T` itself is a ``Singleton`` (a run-time conformance check: asked once a registration).
+    static var isMarked: Bool { T.self is any Singleton.Type }
 
     static func initialStore(for lifetime: Lifetime, key: Key, isMarked: Bool = isMarked, isAsync: Bool)
         -> InstanceStore

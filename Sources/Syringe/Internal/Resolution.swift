@@ -111,8 +111,6 @@ final class Resolution {
     /// nonisolated code on the main thread asked again (`withContainer` and two resolutions, five
     /// such registrations in all: 2,000 → 590 ns).
     let isMainThread = Syringe.isMainThread()
-    /// Which registered types conform to ``Singleton``, as this thread found them.
-    private var singletonTypes: [ObjectIdentifier: Bool] = [:]
 
     private init(stripe: Int) {
         self.stripe = stripe
@@ -261,18 +259,6 @@ final class Resolution {
         let position = frames[depth - 1].resolvedDependencies
         frames[depth - 1].resolvedDependencies = position + 1
         return !frames[depth - 1].provider.knowsDependency(key, expectedAt: position)
-    }
-
-    /// Whether `type` conforms to ``Singleton``: the run-time conformance check, once a type on each
-    /// thread. The runtime's own cache counts its readers in memory that every thread writes, so
-    /// threads registering at once (a server's container per request) wait on one another there
-    /// (Benchmarks, ns a request: threads-2-request 997–1,087 → 882–945, threads-1-request
-    /// 1,543–1,589 → 1,465–1,473).
-    func isSingletonType<T>(_ type: T.Type) -> Bool {
-        if let known = singletonTypes[ObjectIdentifier(type)] { return known }
-        let isSingleton = type is any Singleton.Type
-        singletonTypes[ObjectIdentifier(type)] = isSingleton
-        return isSingleton
     }
 
     // MARK: The stack
