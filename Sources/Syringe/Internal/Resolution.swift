@@ -153,10 +153,10 @@ final class Resolution {
     func cycleError(closing key: Key, in container: Resolver, site: SourceLocation?) -> ResolutionError {
         var keys = (asyncStep?.path ?? []).map(\.shortDescription)
         var suggestions: [String] = []
-        for frame in (0..<depth).map({ frames[$0] }) {
-            let name = frame.provider.key.shortDescription
-            keys.append(frame.isStep ? name + ".initCompleted" : name)
-            if frame.isStep && suggestions.isEmpty { suggestions.append(Messages.cycleThroughStep(name)) }
+        for index in 0..<depth {
+            let name = frames[index].provider.key.shortDescription
+            keys.append(frames[index].isStep ? name + ".initCompleted" : name)
+            if frames[index].isStep && suggestions.isEmpty { suggestions.append(Messages.cycleThroughStep(name)) }
         }
         return ResolutionError(
             .cycle(keys + [key.shortDescription]), key: key, path: path, container: container, site: site,
