@@ -17,7 +17,8 @@ public enum Lifetime: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// One instance per registration, kept until dropped or the owning container is deallocated.
     case singleton
     /// One instance per top-level resolution: everything one `resolve()` call builds,
-    /// property wrappers inside it included, shares it.
+    /// property wrappers inside it included, shares it. Only a class instance is shared, as in
+    /// Resolver and Swinject: a value (a struct) is built anew at each resolution.
     case graph
     /// Shared while something else holds it; built again once every holder is gone.
     /// A value that is not a class instance cannot be held weakly: each resolution builds a new one.

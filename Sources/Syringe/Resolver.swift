@@ -28,6 +28,8 @@ open class Resolver: @unchecked Sendable {
     /// A test container's own copies of registrations' stores (``StoreCopy``), by registration.
     /// Guarded by ``registryLock``.
     final var storeCopies: [ObjectIdentifier: StoreCopy] = [:]
+    /// How many copies were left when stale ones were last swept out. Guarded by ``registryLock``.
+    final var storeCopiesAfterSweep = 0
     /// Open ``ScopeHandle``s begun on the container, by scope. Guarded by ``registryLock``.
     final var scopeHandles: [ObjectIdentifier: [WeakScopeHandle]] = [:]
     /// The ``context-swift.property`` set on this container, if any. Guarded by ``registryLock``.

@@ -15,7 +15,22 @@ import Testing
 /// ```
 ///
 /// On a suite, the suite gets a container and each of its tests a child of it.
+///
+/// `.isolatedResolver { … }` also registers into each test's container before the test runs, as
+/// Factory's `.container { … }` and swift-dependencies' `.dependencies { … }` traits do:
+///
+/// ```swift
+/// @Test(.isolatedResolver { $0.register { MockNetworkService() }.implements(NetworkServiceProtocol.self) })
+/// func fetchesAssets() { let service: AssetService = Resolver.resolve() }
+/// ```
 public struct IsolatedResolverTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Registers into each test's container (on a suite, into each of its tests').
+    private let registering: (@Sendable (Resolver) -> Void)?
+
+    fileprivate init(registering: (@Sendable (Resolver) -> Void)? = nil) {
+        self.registering = registering
+    }
+
     /// `true`: on a suite, the trait applies to every test and nested suite in it.
     ///
     /// ```swift
@@ -51,6 +66,7 @@ public struct IsolatedResolverTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await Resolver.withTestContainer {
+            if let registering, testCase != nil { registering(Resolver.current) }
             try await function()
         }
     }
@@ -66,4 +82,15 @@ extension Trait where Self == IsolatedResolverTrait {
     /// }
     /// ```
     public static var isolatedResolver: Self { Self() }
+
+    /// Runs the test (or each test of the suite) against its own child of the current container,
+    /// into which `register` registers first.
+    ///
+    /// ```swift
+    /// @Test(.isolatedResolver { $0.register { MockNetworkService() }.implements(NetworkServiceProtocol.self) })
+    /// func fetchesAssets() { let service: AssetService = Resolver.resolve() }
+    /// ```
+    public static func isolatedResolver(_ register: @escaping @Sendable (Resolver) -> Void) -> Self {
+        Self(registering: register)
+    }
 }

@@ -45,7 +45,25 @@
         _ resolver: Resolver, skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
         isolation: (any Actor)? = #isolation, file: StaticString = #filePath, line: UInt = #line
     ) {
-        let report = resolver.verify(skipping: skipping, providing: standIns, isolation: isolation)
+        record(resolver.verify(skipping: skipping, providing: standIns, isolation: isolation), file: file, line: line)
+    }
+
+    /// ``XCTAssertResolves(_:skipping:providing:isolation:file:line:)`` with
+    /// `Resolver.verifyAsync(skipping:providing:isolation:)`, which also builds the async
+    /// registrations.
+    ///
+    /// ```swift
+    /// func testContainerIsSound() async { await XCTAssertResolvesAsync(Resolver.main) }
+    /// ```
+    public func XCTAssertResolvesAsync(
+        _ resolver: Resolver, skipping: [any Any.Type] = [], providing standIns: ((Resolver) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation, file: StaticString = #filePath, line: UInt = #line
+    ) async {
+        let report = await resolver.verifyAsync(skipping: skipping, providing: standIns, isolation: isolation)
+        record(report, file: file, line: line)
+    }
+
+    private func record(_ report: VerificationReport, file: StaticString, line: UInt) {
         if !report.isValid {
             XCTFail(report.description, file: file, line: line)
         } else if !report.warnings.isEmpty {

@@ -988,3 +988,47 @@ final class AdvRemote: Sendable {}
         #expect(try r.tryResolve(AdvNode.self) === node)
     }
 }
+
+/// The 200-level bound counts a path across async factories and the synchronous resolutions they
+/// make as one path.
+@Suite struct AsyncDepthTests {
+    /// `asyncLevels` async registrations, each resolving the next, the last resolving a synchronous
+    /// chain of `syncLevels`.
+    private func mixedChain(asyncLevels: Int, syncLevels: Int) -> Resolver {
+        let r = Resolver()
+        for level in 0..<syncLevels {
+            r.register(name: "sync \(level)") { (r: Resolver) throws -> Int in
+                level == syncLevels - 1 ? 0 : try r.tryResolve(name: "sync \(level + 1)") + 1
+            }
+        }
+        for level in 0..<asyncLevels {
+            r.register(name: "async \(level)") { (r: Resolver) async throws -> Int in
+                if level == asyncLevels - 1 { return try r.tryResolve(name: "sync 0") + 1 }
+                return try await r.tryResolveAsync(name: "async \(level + 1)") + 1
+            }
+        }
+        return r
+    }
+
+    @Test func aMixedPathDeeperThanTheBoundIsTooDeep() async {
+        let r = mixedChain(asyncLevels: 120, syncLevels: 100)
+        do {
+            let value: Int = try await r.tryResolveAsync(name: "async 0")
+            Issue.record("resolved \(value) through 220 levels")
+        } catch let error as ResolutionError {
+            guard case .tooDeep = error.reason else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(error.path.count <= 201, "\(error.path.count) levels")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func aMixedPathWithinTheBoundResolves() async throws {
+        let r = mixedChain(asyncLevels: 120, syncLevels: 70)
+        let value: Int = try await r.tryResolveAsync(name: "async 0")
+        #expect(value == 189)
+    }
+}

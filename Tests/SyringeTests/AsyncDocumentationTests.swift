@@ -144,6 +144,38 @@ private func registerNotes(in resolver: Resolver) {
         let plain = resolver.verify()
         #expect(plain.description.contains("skipped (async factories; verifyAsync() builds them): NoteStore"))
     }
+
+    // An app that warms its async singletons up at launch and injects them synchronously: verify()
+    // builds no async factory, so what needs one is listed as skipped, not as failing, with the
+    // way to check it (verifyAsync()).
+    @Test func verifyListsWhatNeedsAnAsyncSingletonAsSkipped() {
+        let resolver = Resolver()
+        registerNotes(in: resolver)
+        resolver.register { r in NotesViewPlain(store: r.resolve()) }
+        resolver.register { NotesView() }
+        let report = resolver.verify()
+        #expect(report.isValid, "\(report)")
+        #expect(report.failures.isEmpty)
+        #expect(
+            report.description.contains(
+                "skipped (they need an async singleton built first; verifyAsync() builds it): NotesViewPlain, NotesView"
+            ),
+            "\(report)")
+        #expect(!report.verified.contains("NotesViewPlain") && !report.verified.contains("NotesView"))
+    }
+
+    // A transient async registration is never returned by a synchronous resolve(): what needs one
+    // fails in verify() and in verifyAsync() alike.
+    @Test func whatNeedsATransientAsyncRegistrationFails() async {
+        let resolver = Resolver()
+        resolver.register { () async -> NoteStore in NoteStore(notes: ["transient"]) }
+        resolver.register { r in NotesViewPlain(store: r.resolve()) }
+        for report in [resolver.verify(), await resolver.verifyAsync()] {
+            #expect(!report.isValid)
+            #expect(report.failures.count == 1)
+            #expect(report.failures.first?.description.contains("NoteStore has an async factory") == true)
+        }
+    }
 }
 
 final class NotesViewPlain {

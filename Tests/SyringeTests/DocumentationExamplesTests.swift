@@ -1113,6 +1113,18 @@ private func docText(_ text: String, sites: [Int: String] = [:]) -> String {
         }
     }
 
+    /// Testing.md, "Swift Testing: the isolatedResolver trait": the form that registers first.
+    @Test(
+        .isolatedResolver { $0.register { DocMockNetworkService() }.implements(DocNetworkServiceProtocol.self) })
+    func fetchesWithTheTraitsMock() {
+        Resolver.register { DocURLComponentsService() }
+        Resolver.register { DocAssetService() }
+        let sut: DocAssetService = Resolver.resolve()
+        #expect(sut.fetchAssets() == "")
+        #expect(Resolver.current.isRegistered(DocNetworkServiceProtocol.self))
+        #expect(!Resolver.root.isRegistered(DocNetworkServiceProtocol.self))
+    }
+
     /// Testing.md, "Swift Testing: the isolatedResolver trait": on a suite, every test runs in a
     /// test container of its own, and the suite's `init()` runs inside it.
     @Suite(.isolatedResolver) struct SuiteExample {

@@ -356,4 +356,121 @@ final class InvTokenClient {
             invRequire(deinits.value == 1, "releasing the test container released its copy")
         }
     }
+
+    @Test func aTestContainerLetsGoOfWhatItsParentReplaced() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 30)
+            let parent = Resolver()
+            let test = Resolver(isolatedChildOf: parent)
+            let made = FxCounter()
+            let deinits = FxCounter()
+            for round in 0..<1_000 {
+                parent.register(lifetime: .singleton) { () -> InvCounted in
+                    made.increment()
+                    return InvCounted(deinits: deinits)
+                }
+                _ = test.resolve(InvCounted.self)  // the test container's own copy
+                if round % 2 == 1 { parent.clearRegistration(for: InvCounted.self) }
+            }
+            invRequire(made.value == 1_000, "each registration built once")
+            invRequire(made.value - deinits.value < 100, "\(made.value - deinits.value) replaced instances alive")
+            withExtendedLifetime(test) {}
+        }
+    }
+
+    // MARK: What a factory lets go
+
+    // A factory that drops a cache, registers anew or ends a scope: what that lets go is released
+    // when the resolution ends, so that a deinitializer resolving what is being built (here the
+    // transient `InvMarker`, or the singleton itself) is not taken for a cycle.
+    @Test func whatAFactoryLetsGoIsReleasedAfterTheResolution() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let resolvedInDeinit = FxCounter()
+            let order = FxRecorder<String>()
+            c.register(lifetime: .singleton) {
+                InvOnDeinit {
+                    order.append("deinit")
+                    _ = c.resolve(InvMarker.self)
+                    resolvedInDeinit.increment()
+                }
+            }
+            c.register(scopedTo: InvDeinitFlow.self) {
+                InvOnDeinit {
+                    _ = c.resolve(InvMarker.self); resolvedInDeinit.increment()
+                }
+            }
+            c.register { (r: Resolver) -> InvMarker in
+                r.dropCached([InvOnDeinit.self])  // the first time, the singleton goes
+                order.append("factory returns")
+                return InvMarker()
+            }
+            _ = c.resolve(InvOnDeinit.self)
+            _ = c.resolve(InvMarker.self)
+            invRequire(resolvedInDeinit.value == 1, "the deinitializer resolved")
+            invRequire(
+                Array(order.values.prefix(2)) == ["factory returns", "deinit"],
+                "released after the resolution: \(order.values)")
+
+            c.register(lifetime: .singleton) {
+                InvOnDeinit {
+                    _ = c.resolve(InvMarker.self); resolvedInDeinit.increment()
+                }
+            }
+            _ = c.resolve(InvOnDeinit.self)
+            c.register { (r: Resolver) -> InvMarker in
+                r.register(lifetime: .singleton) { InvOnDeinit {} }  // replaces the singleton
+                return InvMarker()
+            }
+            _ = c.resolve(InvMarker.self)
+            invRequire(resolvedInDeinit.value == 2, "the replaced singleton's deinitializer resolved")
+
+            let handle = c.beginScope(InvDeinitFlow.self)
+            _ = c.resolve(InvOnDeinit.self, scopedTo: InvDeinitFlow.self)
+            c.register { () -> InvMarker in
+                handle.end()
+                return InvMarker()
+            }
+            _ = c.resolve(InvMarker.self)
+            invRequire(resolvedInDeinit.value == 3, "the scoped instance's deinitializer resolved")
+        }
+    }
+
+    @Test func aSingletonWhoseFactoryLetsGoOfWhatResolvesIt() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let resolvedInDeinit = FxCounter()
+            c.register(lifetime: .singleton) {
+                InvOnDeinit {
+                    _ = c.resolve(InvSingleton.self); resolvedInDeinit.increment()
+                }
+            }
+            c.register(lifetime: .singleton) { (r: Resolver) -> InvSingleton in
+                r.dropCached([InvOnDeinit.self])
+                return InvSingleton()
+            }
+            _ = c.resolve(InvOnDeinit.self)
+            let singleton = c.resolve(InvSingleton.self)
+            invRequire(resolvedInDeinit.value == 1, "the deinitializer resolved the singleton")
+            invRequire(c.resolve(InvSingleton.self) === singleton, "one singleton")
+        }
+    }
+}
+
+/// Runs `action` when it goes.
+final class InvOnDeinit {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+    deinit { action() }
+}
+
+final class InvSingleton {}
+
+/// Counts its deinitializations.
+final class InvCounted {
+    let deinits: FxCounter
+    init(deinits: FxCounter) { self.deinits = deinits }
+    deinit { deinits.increment() }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Syringe
 import Testing
 
@@ -104,6 +105,31 @@ private func resolveAndRelease(_ r: Resolver) -> (serial: Int, weak: FxWeak<LTSe
         #expect(pair1.first === pair1.second)
         #expect(pair2.first === pair2.second)
         #expect(pair1.first !== pair2.first)
+    }
+
+    // As in Resolver and Swinject, whose graph scopes keep class instances only: a value (a struct
+    // with an id of its own) is built anew at each resolution inside one graph.
+    @Test func graphSharesClassInstancesAndBuildsValuesAnew() {
+        struct Stamp { let id = UUID() }
+        struct Stamps {
+            let first: Stamp
+            let second: Stamp
+        }
+        let r = Resolver()
+        r.defaultLifetime = .graph
+        let builds = FxCounter()
+        r.register { () -> Stamp in
+            builds.increment()
+            return Stamp()
+        }
+        r.register { (r: Resolver) -> Stamps in Stamps(first: r.resolve(), second: r.resolve()) }
+        r.register(lifetime: .graph) { LTService() }
+        r.register { LTPair(first: $0.resolve(), second: $0.resolve()) }
+        let stamps: Stamps = r.resolve()
+        #expect(stamps.first.id != stamps.second.id)
+        #expect(builds.value == 2)
+        let pair: LTPair = r.resolve()
+        #expect(pair.first === pair.second)
     }
 
     @Test func graphIsNewForEachTopLevelResolve() {

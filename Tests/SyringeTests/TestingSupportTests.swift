@@ -65,6 +65,23 @@ private final class TSSuiteContainerName: @unchecked Sendable {
 
 private let tsSuiteContainerName = TSSuiteContainerName()
 
+/// The instances the cases of a test saw, kept alive so that none is another's address reused.
+private final class TSSeen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [AnyObject] = []
+
+    /// False when `object` was seen already.
+    func insert(_ object: AnyObject) -> Bool {
+        lock.withLock {
+            guard !seen.contains(where: { $0 === object }) else { return false }
+            seen.append(object)
+            return true
+        }
+    }
+}
+
+private let tsTraitSingletons = TSSeen()
+
 /// What a thread saw.
 private final class TSBox<Value>: @unchecked Sendable {
     private let lock = NSLock()
@@ -337,6 +354,22 @@ private func tsOnNewThread(_ body: @escaping @Sendable () -> Void) -> Bool {
             let carried = await Task.detached { Resolver.withContainer(container) { Resolver.current } }.value
             #expect(carried === container)
         }
+    }
+
+    // MARK: The trait's registering form
+
+    @Test(.isolatedResolver { $0.register { TSService(label: "from the trait") } })
+    func theTraitRegistersIntoTheTestsContainer() throws {
+        #expect(Resolver.resolve(TSService.self).label == "from the trait")
+        #expect(Resolver.current.name.hasPrefix("test container "))
+        #expect(!Resolver.root.isRegistered(TSService.self))
+    }
+
+    @Test(.isolatedResolver { $0.register(lifetime: .singleton) { TSService(label: "case") } }, arguments: 0..<4)
+    func eachCaseGetsItsOwnRegistrations(_ index: Int) {
+        let service: TSService = Resolver.resolve()
+        #expect(service === Resolver.resolve(TSService.self))
+        #expect(tsTraitSingletons.insert(service), "another case got the same singleton")
     }
 
     // MARK: The trait on a suite

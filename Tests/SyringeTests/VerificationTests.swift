@@ -364,4 +364,41 @@ final class VerificationXCTests: XCTestCase {
         XCTAssertEqual(capturedFailures.count, 1)
         XCTAssertTrue(capturedFailures.first?.contains(expected) == true, "\(capturedFailures)")
     }
+
+    /// Testing.md: on Linux, a test method hops to the main actor rather than being `@MainActor`.
+    func testFromTheMainActor() async {
+        await MainActor.run {
+            let r = makeSoundContainer(id: "ver-xctest-main-actor")
+            r.register { @MainActor in VerMainActorModel() }
+            XCTAssertResolves(r)
+            XCTAssertEqual(r.verify().skipped, [], "from main-actor code nothing is skipped")
+        }
+    }
+
+    func testAsyncTwinBuildsTheAsyncRegistrations() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async -> VerAsyncStore in VerAsyncStore() }
+        r.register { r in VerAsyncClient(store: r.resolve()) }
+        await XCTAssertResolvesAsync(r)
+        XCTAssertTrue(r.verify().isValid)  // the client is listed as skipped there
+    }
+
+    func testAsyncTwinFailsWithTheReport() async {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async throws -> VerAsyncStore in throw VerAsyncFailure() }
+        let expected = await r.verifyAsync().description
+        capturesFailures = true
+        await XCTAssertResolvesAsync(r)
+        capturesFailures = false
+        XCTAssertEqual(capturedFailures.count, 1)
+        XCTAssertTrue(capturedFailures.first?.contains(expected) == true, "\(capturedFailures)")
+    }
+}
+
+@MainActor final class VerMainActorModel {}
+actor VerAsyncStore {}
+struct VerAsyncFailure: Error {}
+final class VerAsyncClient {
+    let store: VerAsyncStore
+    init(store: VerAsyncStore) { self.store = store }
 }

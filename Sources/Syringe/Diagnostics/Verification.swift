@@ -170,7 +170,7 @@ extension Resolver {
         _ plan: VerificationPlan, in sandbox: Resolver, asyncOutcomes: [Key: ResolutionError?], lendingMainActor: Bool
     ) -> VerificationReport {
         let resolution = Resolution.current
-        let run = VerificationRun(sandbox: sandbox)
+        let run = VerificationRun(sandbox: sandbox, builtAsync: plan.buildsAsync)
         for binding in plan.bindings {
             let build = { (sandbox: Resolver) throws(ResolutionError) in
                 if let outcome = asyncOutcomes[binding.key] {
@@ -237,9 +237,13 @@ struct VerificationPlan {
     static let skippedAsAsked = "as asked"
     static let asyncFactory = "async factories; verifyAsync() builds them"
     static let mainActor = "main-actor registrations; verify() from main-actor code builds them"
+    static let needsAsyncInstance = "they need an async singleton built first; verifyAsync() builds it"
+    /// Whether the run builds the async registrations first (`verifyAsync()`).
+    let buildsAsync: Bool
 
     init(of resolver: Resolver, in sandbox: Resolver, skipping: [any Any.Type], buildingAsync: Bool) {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
+        buildsAsync = buildingAsync
         _ = Resolver.Context.process  // decided before the lock: it asks the dynamic loader
         let (all, replaced, context) = resolver.withChainReadLock {
             (resolver.allBindingsLocked(), resolver.replacedSitesLocked(), sandbox.contextLocked)
@@ -313,6 +317,8 @@ struct VerificationPlan {
         var failures: [ResolutionError] = []
         var seen: Set<String> = []
         var failed: Set<Key> = []
+        /// Registrations that (or whose lazy properties) need an async singleton's instance.
+        var skippedForAsync: Set<Key> = []
         func record(_ error: ResolutionError, of owner: Key) {
             failed.insert(owner)
             if seen.insert(error.description).inserted { failures.append(error) }
@@ -336,6 +342,8 @@ struct VerificationPlan {
                     record(error, of: owner)
                 case .needsMainActor?:
                     if run.items[index].prefix.isEmpty { plan.note(owner, skippedBecause: Self.mainActor) }
+                case .needsAsyncInstance?:
+                    skippedForAsync.insert(owner)
                 case .built?, nil:
                     break
                 }
@@ -344,10 +352,13 @@ struct VerificationPlan {
         for next in declared {
             for error in next.errors { record(error, of: next.owner) }
         }
+        for index in roots where skippedForAsync.contains(run.items[index].owner) {
+            plan.note(run.items[index].owner, skippedBecause: Self.needsAsyncInstance)
+        }
         let verified = run.items.enumerated().compactMap { index, item -> String? in
-            guard item.prefix.isEmpty, case .built? = run.outcomes[index], !failed.contains(item.owner) else {
-                return nil
-            }
+            guard item.prefix.isEmpty, case .built? = run.outcomes[index], !failed.contains(item.owner),
+                !skippedForAsync.contains(item.owner)
+            else { return nil }
             return item.owner.description
         }
         let weak = run.notHeldWeakly.sorted { $0.key.description < $1.key.description }.map {

@@ -116,8 +116,7 @@ class AnyProvider: AnyBinding {
     /// Gives `container` its own empty copy of the store. Write lock held.
     func makeCopy(keptBy container: Resolver, leftovers: inout Leftovers) {
         guard store(keptBy: container) == nil else { return }
-        let copy = StoreCopy(provider: self, original: store, store: store.emptyCopy())
-        leftovers.append(container.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
+        container.keep(StoreCopy(provider: self, original: store, store: store.emptyCopy()), leftovers: &leftovers)
     }
 
     /// Keeps the first instance of a registration whose type does not tell whether it is a
@@ -142,8 +141,7 @@ class AnyProvider: AnyBinding {
             replaceStore(with: singleton, leftovers: &leftovers)
             return instance
         }
-        let copy = StoreCopy(provider: self, original: self.store, store: singleton)
-        leftovers.append(owner.storeCopies.updateValue(copy, forKey: ObjectIdentifier(self)))
+        owner.keep(StoreCopy(provider: self, original: self.store, store: singleton), leftovers: &leftovers)
         return instance
     }
 
@@ -407,6 +405,22 @@ final class ContextFactories<T>: AnyContextFactories {
     }
 }
 
+extension Resolver {
+    /// Keeps a test container's copy of a registration's store. Whenever the copies have doubled
+    /// since they were last swept, those gone stale first go (their registration replaced or
+    /// removed, or its store replaced): a long-lived test container whose parent registers anew
+    /// would otherwise keep every replaced instance. Write lock held.
+    func keep(_ copy: StoreCopy, leftovers: inout Leftovers) {
+        if storeCopies.count >= storeCopiesAfterSweep * 2 + 8 {
+            for (id, old) in storeCopies where old.isStale {
+                leftovers.append(storeCopies.removeValue(forKey: id))
+            }
+            storeCopiesAfterSweep = storeCopies.count
+        }
+        leftovers.append(storeCopies.updateValue(copy, forKey: ObjectIdentifier(copy.provider)))
+    }
+}
+
 /// A test container's own copy of a registration's store.
 final class StoreCopy {
     /// The registration, kept so that its identity (the copy's key) is not reused meanwhile.
@@ -419,6 +433,11 @@ final class StoreCopy {
         self.provider = provider
         self.original = original
         self.store = store
+    }
+
+    /// Whether the registration no longer serves its key, or has another store now. Lock held.
+    var isStale: Bool {
+        original !== provider.store || provider.registry.bindings[provider.key] !== provider
     }
 
     /// Whether the copy keeps nothing now. Lock held.

@@ -465,7 +465,7 @@ extension Resolver {
             plan.releaseBuild()
             throw resolution.cycleError(closing: key, in: self, site: site)
         }
-        if resolution.depth >= Self.maximumDepth || resolution.isShortOfStack {
+        if resolution.depth >= resolution.depthLimit || resolution.isShortOfStack {
             plan.releaseBuild()
             throw ResolutionError(.tooDeep, key: key, path: resolution.path, container: self, site: site)
         }

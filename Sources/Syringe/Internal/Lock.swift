@@ -198,7 +198,14 @@ struct Leftovers {
         other.items = []
     }
 
+    /// Releases the items; inside a factory, when the thread's top-level resolution ends instead
+    /// (a deinitializer may resolve what is still being built, which would be taken for a cycle).
     func release() {
+        guard !items.isEmpty else { return }
+        if let resolution = Resolution.existing, resolution.depth > 0 {
+            var items = self
+            return resolution.releaseAtEnd(&items)
+        }
         Leftovers.discard(items)
     }
 

@@ -94,6 +94,10 @@ final class Resolution {
     /// The async resolution this one continues while a synchronous part of it runs on this thread
     /// (inside an async factory): the task's path, its `.graph` instances. Nil otherwise.
     @exclusivity(unchecked) var asyncStep: AsyncStep?
+    /// The depth at which the path is too deep: ``Resolver/maximumDepth`` less the async builds
+    /// around the synchronous part this thread runs (``continuing(_:_:)``), so that a path across
+    /// async factories is bounded as one.
+    @exclusivity(unchecked) private(set) var depthLimit = Resolver.maximumDepth
     /// Where a kept instance is copied under the read lock on its way to the caller, so that its
     /// box is read uncounted (``Resolver/plan(_:from:provider:in:bindingRead:reading:)``). Raw
     /// memory that grows to fit the largest type read: a local Optional of the generic type cost a
@@ -181,9 +185,11 @@ final class Resolution {
         let outerContainer = containerReference
         asyncStep = step
         containerReference = containerReference ?? .passUnretained(step.container)
+        depthLimit = Resolver.maximumDepth - step.depth
         defer {
             asyncStep = nil
             containerReference = outerContainer
+            depthLimit = Resolver.maximumDepth
         }
         return try body()
     }
@@ -282,6 +288,8 @@ final class Resolution {
     /// lazy wrapper's first read, or a task of an async resolution) kept one first; returns the
     /// one kept.
     func keepInGraph(_ instance: AnyKept, for store: AnyObject) -> AnyKept {
+        // Only a class instance is shared, as in Resolver and Swinject: a value is built anew.
+        guard instance.object != nil else { return instance }
         guard let step = asyncStep else {
             touchesGraph = true
             return graph.keep(instance, for: store)
@@ -357,6 +365,11 @@ final class Resolution {
             return Unmanaged<Resolution>.fromOpaque(pointer).takeUnretainedValue()
         }
         return makeCurrent()
+    }
+
+    /// The calling thread's state, if it has one.
+    static var existing: Resolution? {
+        pthread_getspecific(slot).map { Unmanaged<Resolution>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Runs `body` with the calling thread's state, which the thread keeps alive: it is handed on

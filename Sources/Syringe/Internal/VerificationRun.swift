@@ -46,6 +46,9 @@ final class VerificationRun: @unchecked Sendable {
         case failed(ResolutionError)
         /// It reached a main-actor-bound registration on a worker that does not hold the main actor.
         case needsMainActor
+        /// It reached an async registration that keeps its instance, which `verify()` does not build
+        /// (an app resolves it with `resolveAsync()` first).
+        case needsAsyncInstance
     }
 
     /// The throw-away test container everything is built in.
@@ -67,8 +70,12 @@ final class VerificationRun: @unchecked Sendable {
     /// Whether the workers hold the main actor for their caller, which waits for them on it.
     private(set) var lendsMainActor = false
 
-    init(sandbox: Resolver) {
+    /// Whether the async registrations were built before this run (`verifyAsync()`).
+    let builtAsync: Bool
+
+    init(sandbox: Resolver, builtAsync: Bool) {
         self.sandbox = sandbox
+        self.builtAsync = builtAsync
     }
 
     func add(_ item: Item) {
@@ -141,8 +148,22 @@ final class VerificationRun: @unchecked Sendable {
         } catch  where item.prefix.isEmpty && error.yieldsNothing(for: item.owner, atDepth: 0) {
             return .built  // a registration that may legitimately yield no value
         } catch {
-            if case .offMainActor = error.reason, !lendsMainActor { return .needsMainActor }
-            return .failed(error.prefixed(by: item.prefix))
+            return outcome(of: error, prefix: item.prefix)
+        }
+    }
+
+    /// What a build that failed with `error` reports: a failure, or what it could not be built without.
+    private func outcome(of error: ResolutionError, prefix: [Key]) -> Outcome {
+        switch error.reason {
+        case .offMainActor where !lendsMainActor:
+            return .needsMainActor
+        case .asyncFactory where !builtAsync:
+            let keepsInstances = sandbox.withChainReadLock {
+                sandbox.visibleBinding(for: error.key)?.provider.store.sharesInstances ?? false
+            }
+            return keepsInstances ? .needsAsyncInstance : .failed(error.prefixed(by: prefix))
+        default:
+            return .failed(error.prefixed(by: prefix))
         }
     }
 
@@ -152,11 +173,7 @@ final class VerificationRun: @unchecked Sendable {
     /// stop with `error`, and ends the worker.
     func abandonBuild(with error: ResolutionError, resolution: Resolution) -> Never {
         if items.indices.contains(current) {  // else: emptying the run's container, nothing to report
-            if case .offMainActor = error.reason {
-                outcomes[current] = .needsMainActor
-            } else {
-                outcomes[current] = .failed(error.prefixed(by: items[current].prefix))
-            }
+            outcomes[current] = outcome(of: error, prefix: items[current].prefix)
         }
         resolution.settlePendingCompletions(succeeded: false)
         // `withContainer` bodies the thread is in never end: their bindings leave the count.
