@@ -169,8 +169,9 @@ extension Registration {
     /// The registration's key, lifetime, `.implements` keys, `initCompleted` steps and main-actor
     /// binding apply whichever factory builds. When several contexts hold, the most specific wins:
     /// an argument, then preview, test, simulator or device, debug, and then the registration's
-    /// own factory. Giving a context a factory again replaces it; what the registration kept so
-    /// far is dropped (test containers' instances included). On a `registerSingleton` registration
+    /// own factory. Giving a context a factory again replaces it; giving a context a factory, the
+    /// first time or again, drops what the registration kept so far (test containers' instances
+    /// included). On a `registerSingleton` registration
     /// the context's factory builds the singleton, and the instance given is the registration's own
     /// factory's. See ``Resolver/Context`` for how the context is decided, and
     /// ``Resolver/context-swift.property`` to change it for one container (a test's).

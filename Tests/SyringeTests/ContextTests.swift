@@ -38,6 +38,30 @@ private func registerEveryContext(in resolver: Resolver, lifetime: Lifetime? = n
 }
 
 @Suite struct ContextTests {
+    // Migrating.md: an override is a new registration, without the definition's context factories;
+    // giving a registration a context factory, the first time too, drops what it kept.
+    @Test func anOverrideHasNoneOfTheDefinitionsContextFactories() {
+        let r = Resolver()
+        r.context = context(debug: true)
+        r.register(ContextAPI.self) { ContextAPIImpl("live") }.onDebug { ContextAPIImpl("debug") }
+        #expect(r.resolve(ContextAPI.self).kind == "debug")
+        r.register(ContextAPI.self) { ContextAPIImpl("registered") }
+        #expect(r.resolve(ContextAPI.self).kind == "registered")
+        r.register(ContextAPI.self) { ContextAPIImpl("registered") }.onDebug { ContextAPIImpl("debug") }
+        #expect(r.resolve(ContextAPI.self).kind == "debug")
+    }
+
+    @Test func aFirstContextFactoryDropsWhatTheRegistrationKept() {
+        let r = Resolver()
+        r.context = context()
+        let registration = r.register(ContextAPI.self, lifetime: .singleton) { ContextAPIImpl("live") }
+        let first = r.resolve(ContextAPI.self)
+        registration.onTest { ContextAPIImpl("test") }
+        let second = r.resolve(ContextAPI.self)
+        #expect(second !== first)
+        #expect(second.kind == "live")
+    }
+
     @Test func theProcessIsATestProcess() {
         let process = Resolver.Context.process
         #expect(process.isTest)

@@ -1113,6 +1113,22 @@ private func docText(_ text: String, sites: [Int: String] = [:]) -> String {
         }
     }
 
+    /// Diagnostics.md: inside a closure, the error is caught as a `ResolutionError`.
+    @Test func aTypedCatchInsideAClosure() {
+        let requested = Resolver.withContainer(Resolver()) { () -> String? in
+            do {
+                let service: DocAssetService = try Resolver.tryResolve()
+                _ = service
+                return nil
+            } catch let error as ResolutionError {
+                return error.requested
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(requested == "DocAssetService")
+    }
+
     /// Testing.md, "Swift Testing: the isolatedResolver trait": the form that registers first.
     @Test(
         .isolatedResolver { $0.register { DocMockNetworkService() }.implements(DocNetworkServiceProtocol.self) })

@@ -12,6 +12,13 @@ private protocol OFProto: AnyObject {}
 private final class OFThing: OFProto {
     init() {}
 }
+private struct OFHolder {
+    let idfv: String?
+    let id: String?
+}
+private final class OFInjected {
+    @Inject(name: "idfv") var idfv: String?
+}
 @MainActor private final class OFModel {
     init() {}
 }
@@ -50,6 +57,25 @@ private final class OFThing: OFProto {
                   in container of-produced-nil
                   requested at SyringeTests/OptionalFactoryTests.swift:\(line)
                 """)
+    }
+
+    // Asked for as an Optional (`T?`, an `@Inject` of `T?`), a factory that yields nil gives nil,
+    // as `optional()` does; a failure further down still throws.
+    @Test func anOptionalRequestOfANilResultGivesNil() async throws {
+        let r = Resolver()
+        r.register(String.self, name: "idfv") { () -> String? in nil }
+        r.register(String.self, name: "id") { () -> String? in "id" }
+        r.register { (r: Resolver) -> OFHolder in OFHolder(idfv: r.resolve(name: "idfv"), id: r.resolve(name: "id")) }
+        #expect(try r.tryResolve(String?.self, name: "idfv") == nil)
+        #expect(try r.tryResolve(String?.self, name: "id") == "id")
+        #expect(r.resolve(String?.self, name: "idfv") == nil)
+        let holder: OFHolder = r.resolve()
+        #expect(holder.idfv == nil && holder.id == "id")
+        #expect(Resolver.withContainer(r) { OFInjected().idfv } == nil)
+        #expect(try await r.tryResolveAsync(String?.self, name: "idfv") == nil)
+        r.register(name: "deeper") { (r: Resolver) throws -> Int in (try r.tryResolve(String.self, name: "idfv")).count
+        }
+        #expect(throws: ResolutionError.self) { try r.tryResolve(Int?.self, name: "deeper") }
     }
 
     @Test func anInferredOptionalRegistersTheWrappedType() {

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Syringe
 import Testing
 
@@ -351,5 +352,27 @@ private final class OptionalSelectors {
         let weak = FxWeak(holder.scoped)
         #expect(weak.object != nil)
         #expect(holder.scoped === weak.object)
+    }
+}
+
+/// README, property wrappers: in an `@Observable` class each wrapped property is
+/// `@ObservationIgnored`.
+@Observable final class PWObservedModel {
+    @ObservationIgnored @Inject var service: PWObservedService
+    @ObservationIgnored @LazyInject var lazyService: PWObservedService
+    var count = 0
+}
+
+final class PWObservedService {}
+
+@Suite struct ObservationTests {
+    @Test func anObservableModelWithIgnoredWrappers() {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { PWObservedService() }
+        r.register { PWObservedModel() }
+        let model: PWObservedModel = r.resolve()
+        #expect(model.service === model.lazyService)
+        model.count += 1
+        #expect(model.count == 1)
     }
 }

@@ -367,11 +367,15 @@ extension Optional {
     static func resolveWrappedAsync(
         _ key: Key, arguments: Any?, in resolver: Resolver?, site: SourceLocation?, isolation: isolated (any Actor)?
     ) async throws -> Any {
+        let wrapped = key.with(type: Wrapped.self)
+        let depth = Resolver.asyncPath.count
         do {
             let value: Wrapped = try await Resolver.resolveAsync(
-                key.with(type: Wrapped.self), from: resolver, arguments: arguments, site: site, isolation: isolation)
+                wrapped, from: resolver, arguments: arguments, site: site, isolation: isolation)
             return Wrapped?.some(value) as Any
-        } catch let error as ResolutionError where error.isNotRegistered {
+        } catch let error as ResolutionError
+            where error.isNotRegistered || error.yieldsNothing(for: wrapped, atDepth: depth)
+        {
             return Wrapped?.none as Any
         }
     }

@@ -796,11 +796,15 @@ extension Optional: OptionalResolvable {
     static func resolveWrapped(
         _ key: Key, arguments: Arguments?, in resolver: Resolver, site: SourceLocation?
     ) throws(ResolutionError) -> Any {
+        // Nil when nothing is registered for `Wrapped`, or its factory may yield no value and did.
+        let wrapped = key.with(type: Wrapped.self)
+        let resolution = Resolution.current
+        let depth = resolution.depth
         do throws(ResolutionError) {
             let value: Wrapped = try Resolver.resolve(
-                key.with(type: Wrapped.self), from: resolver, arguments: arguments, site: site, in: .current)
+                wrapped, from: resolver, arguments: arguments, site: site, in: resolution)
             return Wrapped?.some(value) as Any
-        } catch  where error.isNotRegistered {
+        } catch  where error.isNotRegistered || error.yieldsNothing(for: wrapped, atDepth: depth) {
             return Wrapped?.none as Any
         }
     }
