@@ -1021,6 +1021,7 @@ final class AdvRemote: Sendable {}
                 return
             }
             #expect(error.path.count <= 201, "\(error.path.count) levels")
+            #expect(error.description.contains("is deeper than 200 levels"))
         } catch {
             Issue.record("\(error)")
         }
