@@ -171,7 +171,20 @@ private final class MFNeedsIdentifier {
         let before: MFNetwork = child.resolve()
         child.dropAllCached()
         #expect((child.resolve() as MFNetwork) === before)
+        child.dropCached([MFNetwork.self])
+        #expect((child.resolve() as MFNetwork) === before)
         parent.dropAllCached()
+        #expect((child.resolve() as MFNetwork) !== before)
+    }
+
+    @Test func aChildsDropOfANamedCacheLeavesItsParentsInstances() {
+        let parent = Resolver()
+        parent.register(lifetime: .cached(in: MFCache.self)) { MFNetwork() }
+        let child = Resolver(parent: parent)
+        let before: MFNetwork = child.resolve()
+        child.dropCached(scopedTo: MFCache.self)
+        #expect((child.resolve() as MFNetwork) === before)
+        parent.dropCached(scopedTo: MFCache.self)
         #expect((child.resolve() as MFNetwork) !== before)
     }
 
@@ -206,3 +219,5 @@ private final class MFNeedsIdentifier {
         #expect(r.optional(MFNeedsIdentifier.self, name: "session")?.identifier == "signed-in")
     }
 }
+
+enum MFCache: Scope {}
