@@ -65,6 +65,8 @@ extension Resolver {
     /// the next resolution builds new ones. Like the other `drop` calls, it forgets what this
     /// container keeps (a test container, its own copies too): a parent's instances stay the
     /// parent's, as its registrations do for ``clearAllRegistrations()-method``; drop them on the parent.
+    /// Called inside a factory, what it lets go is released when the outermost resolution
+    /// returns (a deinitializer may resolve what is being built), as with a registration made there.
     ///
     /// ```swift
     /// resolver.dropCached([ClassA.self])

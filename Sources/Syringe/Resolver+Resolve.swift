@@ -332,11 +332,10 @@ extension Resolver {
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end(resolution) }
-        let depth = resolution.depth
         do {
             let value: T = try Resolver.resolve(key, from: self, arguments: arguments, site: site, in: resolution)
             return value
-        } catch  where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth) {
+        } catch  where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: resolution.pathDepth) {
             return nil
         }
     }

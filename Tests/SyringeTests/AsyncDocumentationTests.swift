@@ -164,6 +164,16 @@ private func registerNotes(in resolver: Resolver) {
         #expect(!report.verified.contains("NotesViewPlain") && !report.verified.contains("NotesView"))
     }
 
+    // A registration that fails and needs an async singleton is listed as failing, not skipped.
+    @Test func aFailingRegistrationIsNotAlsoSkipped() {
+        let resolver = Resolver()
+        registerNotes(in: resolver)
+        resolver.register { NotesViewAndMissing() }
+        let report = resolver.verify()
+        #expect(!report.isValid)
+        #expect(!report.description.contains("they need an async singleton built first"), "\(report)")
+    }
+
     // A transient async registration is never returned by a synchronous resolve(): what needs one
     // fails in verify() and in verifyAsync() alike.
     @Test func whatNeedsATransientAsyncRegistrationFails() async {
@@ -210,4 +220,9 @@ struct MarkdownPlugin: NotePlugin {}
         #expect(all.count == 1)
         #expect(report.isValid)
     }
+}
+
+final class NotesViewAndMissing {
+    @LazyInject var store: NoteStore
+    @LazyInject var missing: NotesViewPlain
 }

@@ -378,6 +378,20 @@ final class InvTokenClient {
         }
     }
 
+    // A registration that `.implements` its own type is bound under an alias of itself: its copy is
+    // not stale.
+    @Test func aTestContainerKeepsItsCopyOfARegistrationImplementingItsOwnType() {
+        let parent = Resolver()
+        parent.register(lifetime: .singleton) { InvSingleton() }.implements(InvSingleton.self)
+        let test = Resolver(isolatedChildOf: parent)
+        let first = test.resolve(InvSingleton.self)
+        for index in 0..<40 {
+            parent.register(name: "other \(index)", lifetime: .singleton) { InvMarker() }
+            _ = test.resolve(InvMarker.self, name: "other \(index)")
+        }
+        #expect(test.resolve(InvSingleton.self) === first)
+    }
+
     // MARK: What a factory lets go
 
     // A factory that drops a cache, registers anew or ends a scope: what that lets go is released

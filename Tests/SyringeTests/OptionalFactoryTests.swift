@@ -78,6 +78,32 @@ private final class OFInjected {
         #expect(throws: ResolutionError.self) { try r.tryResolve(Int?.self, name: "deeper") }
     }
 
+    @Test func anOptionalRequestInsideAnAsyncFactoryGivesNil() async throws {
+        let r = Resolver()
+        r.register(String.self, name: "idfv") { () -> String? in nil }
+        r.register { (r: Resolver) async throws -> OFHolder in
+            OFHolder(idfv: try r.tryResolve(String?.self, name: "idfv"), id: r.optional(String.self, name: "idfv"))
+        }
+        r.register { (r: Resolver) async -> OFInjected in OFInjected() }
+        let holder: OFHolder = try await r.tryResolveAsync()
+        #expect(holder.idfv == nil && holder.id == nil)
+        let injected: OFInjected = try await r.tryResolveAsync()
+        #expect(injected.idfv == nil)
+    }
+
+    @Test func anOptionalRequestOfAKeyImplementedByANilResultGivesNil() throws {
+        let r = Resolver()
+        r.register { () -> OFThing? in nil }.implements((any OFProto).self)
+        #expect(try r.tryResolve((any OFProto)?.self) == nil)
+        #expect(r.optional((any OFProto).self) == nil)
+        do {
+            _ = try r.tryResolve((any OFProto).self)
+            Issue.record("resolved")
+        } catch {
+            #expect(error.description.contains("produced nil"), "\(error)")
+        }
+    }
+
     @Test func anInferredOptionalRegistersTheWrappedType() {
         let r = Resolver()
         let value: String? = "x"

@@ -72,11 +72,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             self.location = location
         }
 
-        func with(location: SourceLocation? = nil, prefix: [Key] = []) -> Details {
+        func with(location: SourceLocation? = nil, prefix: [Key] = [], key: Key? = nil) -> Details {
             Details(
-                reason, key: key, pathKeys: prefix + pathKeys, endsWithKey: endsWithKey,
-                requestedTypeName: requestedTypeName, container: container, suggestions: suggestions,
-                location: location ?? self.location)
+                reason, key: key ?? self.key, pathKeys: prefix + pathKeys, endsWithKey: endsWithKey,
+                requestedTypeName: key == nil ? requestedTypeName : nil, container: container,
+                suggestions: suggestions, location: location ?? self.location)
         }
     }
 
@@ -176,6 +176,11 @@ extension ResolutionError {
     func yieldsNothing(for requested: Key, atDepth depth: Int) -> Bool {
         guard case .producedNil = reason else { return false }
         return key == requested && path.count == depth + 1
+    }
+
+    /// The same failure of `key`, which a key `.implements` wrote resolved to.
+    func asked(as key: Key) -> ResolutionError {
+        ResolutionError(details: details.with(key: key))
     }
 }
 

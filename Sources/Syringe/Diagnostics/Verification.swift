@@ -352,7 +352,8 @@ struct VerificationPlan {
         for next in declared {
             for error in next.errors { record(error, of: next.owner) }
         }
-        for index in roots where skippedForAsync.contains(run.items[index].owner) {
+        for index in roots
+        where skippedForAsync.contains(run.items[index].owner) && !failed.contains(run.items[index].owner) {
             plan.note(run.items[index].owner, skippedBecause: Self.needsAsyncInstance)
         }
         let verified = run.items.enumerated().compactMap { index, item -> String? in

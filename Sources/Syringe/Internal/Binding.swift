@@ -437,7 +437,7 @@ final class StoreCopy {
 
     /// Whether the registration no longer serves its key, or has another store now. Lock held.
     var isStale: Bool {
-        original !== provider.store || provider.registry.bindings[provider.key] !== provider
+        original !== provider.store || provider.registry.bindings[provider.key]?.provider !== provider
     }
 
     /// Whether the copy keeps nothing now. Lock held.

@@ -677,8 +677,13 @@ extension Resolver {
     private func resolve<T>(
         _ alias: Alias, as key: Key, arguments: Arguments?, site: SourceLocation?, in resolution: Resolution
     ) throws(ResolutionError) -> T {
-        let value = try alias.target.resolveErased(
-            as: key, from: self, arguments: arguments, site: site, in: resolution)
+        let value: Any
+        do {
+            value = try alias.target.resolveErased(
+                as: key, from: self, arguments: arguments, site: site, in: resolution)
+        } catch  where error.yieldsNothing(for: alias.target.key, atDepth: resolution.depth) {
+            throw error.asked(as: key)  // so that an Optional request of the key gives nil
+        }
         guard let converted = value as? T else {
             throw ResolutionError(
                 .notConvertible(from: type(of: value)), key: key, path: resolution.path, container: self, site: site)
@@ -799,12 +804,11 @@ extension Optional: OptionalResolvable {
         // Nil when nothing is registered for `Wrapped`, or its factory may yield no value and did.
         let wrapped = key.with(type: Wrapped.self)
         let resolution = Resolution.current
-        let depth = resolution.depth
         do throws(ResolutionError) {
             let value: Wrapped = try Resolver.resolve(
                 wrapped, from: resolver, arguments: arguments, site: site, in: resolution)
             return Wrapped?.some(value) as Any
-        } catch  where error.isNotRegistered || error.yieldsNothing(for: wrapped, atDepth: depth) {
+        } catch  where error.isNotRegistered || error.yieldsNothing(for: wrapped, atDepth: resolution.pathDepth) {
             return Wrapped?.none as Any
         }
     }

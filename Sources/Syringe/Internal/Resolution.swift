@@ -210,6 +210,14 @@ final class Resolution {
         containerReference = container
     }
 
+    /// How many keys the path of a failure that starts here holds before its own: this thread's
+    /// frames, and the async builds around them (inside an async factory). The same once the
+    /// failure has unwound to here.
+    var pathDepth: Int {
+        let step = asyncStep ?? (depth == 0 ? Resolver.binding?.asyncStep : nil)
+        return depth + (step?.depth ?? 0)
+    }
+
     /// Leaves the frame of a transient build, the outermost frame running the `initCompleted` steps
     /// queued in it first.
     @inline(never)
