@@ -66,7 +66,8 @@ extension Resolver {
     /// container keeps (a test container, its own copies too): a parent's instances stay the
     /// parent's, as its registrations do for ``clearAllRegistrations()-method``; drop them on the parent.
     /// Called inside a factory, what it lets go is released when the outermost resolution
-    /// returns (a deinitializer may resolve what is being built), as with a registration made there.
+    /// returns, or the outermost async build ends (a deinitializer may resolve what is being
+    /// built), as with a registration made there.
     ///
     /// ```swift
     /// resolver.dropCached([ClassA.self])

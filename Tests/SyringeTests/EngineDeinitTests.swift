@@ -473,6 +473,60 @@ final class InvTokenClient {
     }
 }
 
+/// The async twins: what an async factory, or a synchronous factory it resolves, lets go is
+/// released when the outermost async build ends.
+@Suite struct AsyncFactoryLetGoTests {
+    @Test func whatAnAsyncFactoryLetsGoIsReleasedAfterItsBuild() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let resolvedInDeinit = FxCounter()
+            c.register(lifetime: .singleton) {
+                InvOnDeinit {
+                    _ = c.resolve(InvAsyncSingleton.self)
+                    resolvedInDeinit.increment()
+                }
+            }
+            c.register(lifetime: .singleton) { (r: Resolver) async -> InvAsyncSingleton in
+                r.dropCached([InvOnDeinit.self])
+                return InvAsyncSingleton()
+            }
+            _ = c.resolve(InvOnDeinit.self)
+            let singleton: InvAsyncSingleton = await c.resolveAsync()
+            invRequire(resolvedInDeinit.value == 1, "the deinitializer resolved the async singleton")
+            invRequire(c.resolve(InvAsyncSingleton.self) === singleton, "one singleton")
+        }
+    }
+
+    @Test func whatASynchronousFactoryLetsGoInsideAnAsyncOneIsReleasedAfterIt() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog(seconds: 10)
+            let c = Resolver()
+            let resolvedInDeinit = FxCounter()
+            c.register(lifetime: .singleton) {
+                InvOnDeinit {
+                    _ = c.resolve(InvAsyncSingleton.self)
+                    resolvedInDeinit.increment()
+                }
+            }
+            c.register { (r: Resolver) -> InvMarker in
+                r.dropCached([InvOnDeinit.self])
+                return InvMarker()
+            }
+            c.register(lifetime: .singleton) { (r: Resolver) async -> InvAsyncSingleton in
+                _ = r.resolve(InvMarker.self)
+                return InvAsyncSingleton()
+            }
+            _ = c.resolve(InvOnDeinit.self)
+            let singleton: InvAsyncSingleton = await c.resolveAsync()
+            invRequire(resolvedInDeinit.value == 1, "the deinitializer resolved the async singleton")
+            invRequire(c.resolve(InvAsyncSingleton.self) === singleton, "one singleton")
+        }
+    }
+}
+
+final class InvAsyncSingleton: Sendable {}
+
 /// Runs `action` when it goes.
 final class InvOnDeinit {
     let action: () -> Void

@@ -398,6 +398,9 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     /// Whether the outermost step's build ended: a scope made after it (for a task its factory
     /// started) holds what it keeps weakly. Guarded by ``GraphScope/lock``.
     private var graphEnded = false
+    /// The outermost step's: what was let go while its async resolution builds, released when its
+    /// build ends. Guarded by ``GraphScope/lock``.
+    private var leftovers = Leftovers()
 
     init(
         _ container: Resolver, provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?,
@@ -450,10 +453,24 @@ extension AsyncStep {
     /// built): what a lazy wrapper made in it keeps, and what a task its factory started keeps
     /// later, is held weakly from then on.
     func retireGraph() {
+        var items = Leftovers()
         GraphScope.lock.withLock {
             graphEnded = true
+            items.take(&leftovers)
             return graph
         }?.retire()
+        items.releaseNow()
+    }
+
+    /// Releases `items` when the outermost async build ends (now, if it has ended): a deinitializer
+    /// may resolve what the async resolution is building.
+    func releaseAtEnd(_ items: Leftovers) {
+        let root = steps.reduce(self) { $1 }
+        var items = items
+        GraphScope.lock.withLock {
+            if !root.graphEnded { root.leftovers.take(&items) }
+        }
+        items.releaseNow()
     }
 }
 

@@ -198,14 +198,24 @@ struct Leftovers {
         other.items = []
     }
 
-    /// Releases the items; inside a factory, when the thread's top-level resolution ends instead
-    /// (a deinitializer may resolve what is still being built, which would be taken for a cycle).
+    /// Releases the items; inside a factory, when the thread's top-level resolution ends instead,
+    /// or inside an async one, when the outermost async build ends (a deinitializer may resolve
+    /// what is still being built, which would be taken for a cycle).
     func release() {
         guard !items.isEmpty else { return }
-        if let resolution = Resolution.existing, resolution.depth > 0 {
+        let resolution = Resolution.existing
+        if let resolution, resolution.depth > 0 {
             var items = self
             return resolution.releaseAtEnd(&items)
         }
+        if let step = resolution?.asyncStep ?? (Globals.hasBindings ? Resolver.binding?.asyncStep : nil) {
+            return step.releaseAtEnd(self)
+        }
+        releaseNow()
+    }
+
+    /// Releases the items, wherever this thread is.
+    func releaseNow() {
         Leftovers.discard(items)
     }
 
