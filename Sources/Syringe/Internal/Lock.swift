@@ -208,7 +208,7 @@ struct Leftovers {
             var items = self
             return resolution.releaseAtEnd(&items)
         }
-        if let step = resolution?.asyncStep ?? (Globals.hasBindings ? Resolver.binding?.asyncStep : nil) {
+        if let step = resolution?.asyncStep ?? Resolver.binding?.asyncStep {
             return step.releaseAtEnd(self)
         }
         releaseNow()
