@@ -214,7 +214,8 @@ extension Resolver {
     }
 
     /// Resolves every registration of `T` (each name, qualifier and scope, no arguments), async or
-    /// not, in the order they were registered.
+    /// not, in the order they were registered; one whose factory may yield no value and yields
+    /// none is left out.
     public func resolveAllAsync<T>(
         _ type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation, file: StaticString = #fileID,
         line: UInt = #line
@@ -225,6 +226,7 @@ extension Resolver {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }
         var all: [T] = []
+        let depth = Resolver.asyncPath.count
         for binding in bindings {
             do {
                 let value = try await binding.provider.resolveErasedAsync(
@@ -235,6 +237,8 @@ extension Resolver {
                         site: site)
                 }
                 all.append(converted)
+            } catch let error as ResolutionError where error.yieldsNothing(for: binding.provider.key, atDepth: depth) {
+                continue
             } catch {
                 Resolver.trapAsync(error, calledAt: site)
             }
@@ -563,11 +567,14 @@ extension Resolver {
         _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
         isolation: isolated (any Actor)?
     ) async -> T? {
+        let depth = asyncPath.count
         do {
             let value: T = try await resolveAsync(
                 key, from: container, arguments: arguments, site: site, isolation: isolation)
             return value
-        } catch let error as ResolutionError where error.isNotRegistered {
+        } catch let error as ResolutionError
+            where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth)
+        {
             return nil
         } catch {
             trapAsync(error, calledAt: site)

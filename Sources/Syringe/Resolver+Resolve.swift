@@ -274,7 +274,8 @@ extension Resolver {
 
     /// Resolves one instance from every registration serving `T`: every qualifier and name,
     /// and every registration that `.implements(T.self)`, in registration order. Registrations
-    /// that need runtime arguments are left out.
+    /// that need runtime arguments are left out, and so is one whose factory may yield no value
+    /// and yields none.
     ///
     /// ```swift
     /// let plugins: [Plugin] = resolver.resolveAll()
@@ -290,7 +291,7 @@ extension Resolver {
         let bindings = withChainReadLock(resolution) {
             allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
         }
-        return bindings.map { binding in
+        return bindings.compactMap { binding in
             do throws(ResolutionError) {
                 let value = try binding.provider.resolveErased(
                     as: binding.key, from: self, arguments: nil, site: site, in: resolution)
@@ -300,6 +301,8 @@ extension Resolver {
                         site: site)
                 }
                 return converted
+            } catch  where error.yieldsNothing(for: binding.provider.key, atDepth: resolution.pathDepth) {
+                return nil
             } catch {
                 trap(error, calledAt: site)
             }

@@ -555,7 +555,8 @@ private final class MsgNode {
                     requestedAt(line),
                     "  the loop passes through MsgNode's initCompleted step: when MsgNode is not shared, each new "
                         + "instance's step builds another; register it with a lifetime that shares the instance "
-                        + "(.graph, say), so that the step finds the one it completes"))
+                        + "(.graph, say, for a class; .singleton for a struct), so that the step finds the one it "
+                        + "completes"))
     }
 
     /// A function type registered without `@Sendable` is named when the `@Sendable` one is asked for.

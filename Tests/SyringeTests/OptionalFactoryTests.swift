@@ -16,6 +16,11 @@ private struct OFHolder {
     let idfv: String?
     let id: String?
 }
+private struct OFOptionalHolder {
+    let viaOptional: (any OFProto)?
+    let viaTry: (any OFProto)?
+    let viaAsync: (any OFProto)?
+}
 private final class OFInjected {
     @Inject(name: "idfv") var idfv: String?
 }
@@ -101,6 +106,53 @@ private final class OFInjected {
             Issue.record("resolved")
         } catch {
             #expect(error.description.contains("produced nil"), "\(error)")
+        }
+    }
+
+    @Test func anOptionalRequestOfAnImplementedKeyInsideAnAsyncFactoryGivesNil() async throws {
+        let r = Resolver()
+        r.register { () -> OFThing? in nil }.implements((any OFProto).self)
+        r.register { (r: Resolver) async throws -> OFOptionalHolder in
+            OFOptionalHolder(
+                viaOptional: r.optional((any OFProto).self), viaTry: try r.tryResolve((any OFProto)?.self),
+                viaAsync: try await r.tryResolveAsync((any OFProto)?.self))
+        }
+        let holder: OFOptionalHolder = try await r.tryResolveAsync()
+        #expect(holder.viaOptional == nil && holder.viaTry == nil && holder.viaAsync == nil)
+    }
+
+    @Test func optionalAsyncOfANilResultGivesNil() async {
+        let r = Resolver()
+        r.register { () -> OFThing? in nil }
+        r.register(name: "some") { () -> OFThing? in OFThing() }
+        #expect(await r.optionalAsync(OFThing.self) == nil)
+        #expect(await r.optionalAsync(OFThing.self, name: "some") != nil)
+    }
+
+    @Test func resolveAllLeavesOutARegistrationThatYieldsNothing() async {
+        let r = Resolver()
+        r.register(name: "none") { () -> OFThing? in nil }
+        r.register(name: "some") { () -> OFThing? in OFThing() }
+        r.register(name: "plain") { OFThing() }
+        #expect(r.resolveAll(OFThing.self).count == 2)
+        #expect(await r.resolveAllAsync(OFThing.self).count == 2)
+    }
+
+    @Test func verifyAcceptsAnImplementedKeyOfARegistrationThatYieldsNothing() {
+        let r = Resolver()
+        r.register { () -> OFThing? in nil }.implements((any OFProto).self)
+        let report = r.verify()
+        #expect(report.isValid, "\(report)")
+    }
+
+    @Test func theStopThroughAnImplementedKeyNamesTheRegistration() {
+        let r = Resolver()
+        r.register { () -> OFThing? in nil }.implements((any OFProto).self)
+        do {
+            _ = try r.tryResolve((any OFProto).self)
+            Issue.record("resolved")
+        } catch {
+            #expect(error.description.hasPrefix("Syringe: the factory for OFThing produced nil"), "\(error)")
         }
     }
 

@@ -112,7 +112,7 @@ enum Messages {
     static func cycleThroughStep(_ name: String) -> String {
         "\(cycleThroughStepOpening)\(name)'s initCompleted step: when \(name) is not shared, each new "
             + "instance's step builds another; register it with a lifetime that shares the instance (.graph, "
-            + "say), so that the step finds the one it completes"
+            + "say, for a class; .singleton for a struct), so that the step finds the one it completes"
     }
 
     /// What a loop of waits between threads means, and the fixes.

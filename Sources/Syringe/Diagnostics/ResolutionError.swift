@@ -57,10 +57,13 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         let container: String
         let suggestions: [String]
         let location: SourceLocation?
+        /// The key `.implements` wrote that the failing registration served, if it was asked for
+        /// through one: an Optional request of it gives nil when the registration yields nil.
+        let askedAs: Key?
 
         init(
             _ reason: Reason, key: Key, pathKeys: [Key], endsWithKey: Bool, requestedTypeName: String?,
-            container: String, suggestions: [String], location: SourceLocation?
+            container: String, suggestions: [String], location: SourceLocation?, askedAs: Key? = nil
         ) {
             self.reason = reason
             self.key = key
@@ -70,13 +73,14 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             self.container = container
             self.suggestions = suggestions
             self.location = location
+            self.askedAs = askedAs
         }
 
-        func with(location: SourceLocation? = nil, prefix: [Key] = [], key: Key? = nil) -> Details {
+        func with(location: SourceLocation? = nil, prefix: [Key] = [], askedAs: Key? = nil) -> Details {
             Details(
-                reason, key: key ?? self.key, pathKeys: prefix + pathKeys, endsWithKey: endsWithKey,
-                requestedTypeName: key == nil ? requestedTypeName : nil, container: container,
-                suggestions: suggestions, location: location ?? self.location)
+                reason, key: key, pathKeys: prefix + pathKeys, endsWithKey: endsWithKey,
+                requestedTypeName: requestedTypeName, container: container, suggestions: suggestions,
+                location: location ?? self.location, askedAs: askedAs ?? self.askedAs)
         }
     }
 
@@ -175,12 +179,12 @@ extension ResolutionError {
     /// (not one of its dependencies doing so further down).
     func yieldsNothing(for requested: Key, atDepth depth: Int) -> Bool {
         guard case .producedNil = reason else { return false }
-        return key == requested && path.count == depth + 1
+        return (details.askedAs ?? key) == requested && path.count == depth + 1
     }
 
-    /// The same failure of `key`, which a key `.implements` wrote resolved to.
+    /// The same failure, of the registration that served `key`, a key `.implements` wrote.
     func asked(as key: Key) -> ResolutionError {
-        ResolutionError(details: details.with(key: key))
+        ResolutionError(details: details.with(askedAs: key))
     }
 }
 

@@ -177,9 +177,15 @@ extension Resolver {
                     if let error = outcome { throw error }
                     return
                 }
-                let value = try binding.provider.resolveErased(
-                    as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
-                try Self.check(value, servedFor: binding, in: sandbox)
+                do throws(ResolutionError) {
+                    let value = try binding.provider.resolveErased(
+                        as: binding.key, from: sandbox, arguments: nil, site: nil, in: .current)
+                    try Self.check(value, servedFor: binding, in: sandbox)
+                } catch
+                    where binding !== binding.provider && error.yieldsNothing(for: binding.provider.key, atDepth: 0)
+                {
+                    return  // a key `.implements` wrote, served by a registration that may yield nothing
+                }
             }
             let isMainActorBound = registryLock.withReadLock(resolution.stripe) { binding.provider.isMainActorBound }
             run.add(

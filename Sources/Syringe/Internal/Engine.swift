@@ -681,7 +681,7 @@ extension Resolver {
         do {
             value = try alias.target.resolveErased(
                 as: key, from: self, arguments: arguments, site: site, in: resolution)
-        } catch  where error.yieldsNothing(for: alias.target.key, atDepth: resolution.depth) {
+        } catch  where error.yieldsNothing(for: alias.target.key, atDepth: resolution.pathDepth) {
             throw error.asked(as: key)  // so that an Optional request of the key gives nil
         }
         guard let converted = value as? T else {
