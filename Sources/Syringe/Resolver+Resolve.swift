@@ -231,14 +231,21 @@ extension Resolver {
     private func resolveConverting<T, First, each Rest>(
         _ key: Key, site: SourceLocation, isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
-        let candidates = argumentCandidates(for: key)
-        guard !candidates.isEmpty else { return nil }
+        // A `T?` asked for is served by `T`'s registrations, and is nil where nothing serves it.
+        let optional = T.self as? any OptionalType.Type
+        var candidates = argumentCandidates(for: key)
+        if candidates.isEmpty, let optional {
+            candidates = argumentCandidates(for: key.with(type: optional.wrappedType))
+        }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end(resolution) }
-        return try resolveConverting(candidates, values: all, as: T.self, site: site)
+        if !candidates.isEmpty, let value = try resolveConverting(candidates, values: all, as: T.self, site: site) {
+            return value
+        }
+        return optional.map { $0.nilValue as! T }
     }
 
     /// The registrations with runtime arguments of `key`'s type and selectors along the chain,

@@ -36,6 +36,21 @@ private final class AMHolder {
         #expect((r.resolve(arguments: concrete) as AMScreen).routes === concrete)
     }
 
+    // Asked for as `T?`, the same matching applies.
+    @Test func anOptionalRequestMatchesArgumentsTheSameWay() throws {
+        let r = Resolver()
+        r.register(arguments: AMRoutes.self) { AMScreen(routes: $0) }
+        r.register(arguments: AMBase.self) { AMHolder(base: $0) }
+        let router: AMRoutes = AMRouter()
+        let viaProtocol: AMScreen? = try r.tryResolve(arguments: router)
+        let viaConcrete: AMScreen? = try? r.tryResolve(arguments: AMRouter())
+        let viaSubclass: AMHolder? = try r.tryResolve(arguments: AMDerived())
+        #expect(viaProtocol?.routes === router)
+        #expect(viaConcrete != nil && viaSubclass != nil)
+        let missing: AMHolder? = try r.tryResolve(arguments: "no such argument type")
+        #expect(missing == nil)
+    }
+
     @Test func severalArgumentsAreEachConverted() {
         let r = Resolver()
         r.register(arguments: AMRoutes.self, Int.self) { AMScreen(routes: $0, id: $1) }

@@ -342,7 +342,7 @@ private final class LeakWatch {
         do {
             let r = Resolver()
             r.register(lifetime: .singleton) { LeakLibrary() }
-                .initCompleted { resolver, library in library.catalog = resolver.resolve() }
+                .initCompleted { resolver, library in library.catalog = resolver.resolve() as LeakCatalog }
             r.register(lifetime: .singleton) { LeakCatalog(library: $0.resolve()) }
             let library: LeakLibrary = r.resolve()
             #expect(library.catalog?.library === library)

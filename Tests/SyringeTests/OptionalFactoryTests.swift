@@ -156,6 +156,17 @@ private final class OFInjected {
         }
     }
 
+    // README, "Resolving": a request for `T?` is `optional()`; `as T` asks for `T` itself.
+    @Test func aRequestForAnOptionalIsOptional() throws {
+        let r = Resolver()
+        let viaResolve: OFThing? = r.resolve()
+        let viaTry: OFThing? = try r.tryResolve()
+        #expect(viaResolve == nil && viaTry == nil)
+        #expect(throws: ResolutionError.self) { _ = try r.tryResolve() as OFThing }
+        r.register { OFThing() }
+        #expect((r.resolve() as OFThing?) != nil)
+    }
+
     @Test func anInferredOptionalRegistersTheWrappedType() {
         let r = Resolver()
         let value: String? = "x"

@@ -247,7 +247,7 @@ private final class CBRCatalog {
             let r = Resolver()
             Resolver.withContainer(r) {
                 Resolver.register(lifetime: .singleton) { CBRLibrary() }
-                    .initCompleted { resolver, library in library.catalog = resolver.resolve() }
+                    .initCompleted { resolver, library in library.catalog = resolver.resolve() as CBRCatalog }
                 Resolver.register(lifetime: .singleton) { CBRCatalog(library: $0.resolve()) }
                 if libraryFirst {
                     let library: CBRLibrary = Resolver.resolve()
