@@ -451,6 +451,35 @@ final class InvTokenClient {
         }
     }
 
+    // The outermost factory fails after letting go of an instance whose deinitializer resolves the
+    // same key: the claim on the failed build is given up first, so the key builds.
+    @Test func aFailedFactoryLetsGoBeforeItsDeinitializerResolvesTheKey() {
+        struct Boom: Error {}
+        let c = Resolver()
+        let attempts = FxCounter()
+        let resolvedInDeinit = FxRecorder<String>()
+        c.register(lifetime: .singleton) {
+            InvOnDeinit {
+                do {
+                    _ = try c.tryResolve(InvSingleton.self)
+                    resolvedInDeinit.append("resolved")
+                } catch {
+                    resolvedInDeinit.append("\(error)")
+                }
+            }
+        }
+        c.register(lifetime: .singleton) { () throws -> InvSingleton in
+            if attempts.increment() == 1 {
+                c.dropCached([InvOnDeinit.self])
+                throw Boom()
+            }
+            return InvSingleton()
+        }
+        _ = c.resolve(InvOnDeinit.self)
+        #expect(throws: ResolutionError.self) { try c.tryResolve(InvSingleton.self) }
+        #expect(resolvedInDeinit.values == ["resolved"])
+    }
+
     @Test func aSingletonWhoseFactoryLetsGoOfWhatResolvesIt() async {
         await #expect(processExitsWith: .success) {
             fxStartWatchdog(seconds: 10)

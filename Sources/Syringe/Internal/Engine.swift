@@ -513,8 +513,10 @@ extension Resolver {
         let failure = ResolutionError(
             error, key: key, path: resolution.path, container: resolution.container ?? self, site: site)
         if resolution.depth == 1 { resolution.settlePendingCompletions(succeeded: false) }
-        resolution.leave()
+        // The claim goes before the frame: leaving the outermost one releases what the factory let
+        // go, whose deinitializers may resolve the key again.
         if plan.isClaimed { Construction.shared.abandon(plan.store.unsafelyUnwrapped.takeUnretainedValue()) }
+        resolution.leave()
         plan.releaseBuild()
         return failure
     }
