@@ -219,8 +219,12 @@ extension Resolver {
         let resolved: T? = try Arguments.with((first, repeat each rest)) { arguments throws(ResolutionError) in
             try resolveIfRegistered(key, arguments: arguments, site: site, isolation: isolation)
         }
-        if let resolved { return resolved }
-        return try resolveConverting(key, site: site, isolation: isolation, first, repeat each rest)
+        // A `T?` that nothing serves with these static argument types is nil: `T`'s registrations
+        // whose argument types the values convert to may still serve it.
+        if let resolved, (resolved as? any OptionalType)?.wrappedAny != nil || !(T.self is any OptionalType.Type) {
+            return resolved
+        }
+        return try resolveConverting(key, site: site, isolation: isolation, first, repeat each rest) ?? resolved
     }
 
     /// Resolves with a registration whose argument types the values convert to: a protocol or
@@ -231,21 +235,17 @@ extension Resolver {
     private func resolveConverting<T, First, each Rest>(
         _ key: Key, site: SourceLocation, isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
-        // A `T?` asked for is served by `T`'s registrations, and is nil where nothing serves it.
-        let optional = T.self as? any OptionalType.Type
         var candidates = argumentCandidates(for: key)
-        if candidates.isEmpty, let optional {
-            candidates = argumentCandidates(for: key.with(type: optional.wrappedType))
+        if candidates.isEmpty, let optional = T.self as? any OptionalType.Type {
+            candidates = argumentCandidates(for: key.with(type: optional.wrappedType))  // a `T?`: `T`'s
         }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
         let resolution = Resolution.current
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end(resolution) }
-        if !candidates.isEmpty, let value = try resolveConverting(candidates, values: all, as: T.self, site: site) {
-            return value
-        }
-        return optional.map { $0.nilValue as! T }
+        guard !candidates.isEmpty else { return nil }
+        return try resolveConverting(candidates, values: all, as: T.self, site: site)
     }
 
     /// The registrations with runtime arguments of `key`'s type and selectors along the chain,

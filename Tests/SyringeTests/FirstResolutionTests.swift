@@ -133,31 +133,3 @@ extension ResolutionError.Reason {
         if case .cycle = self { true } else { false }
     }
 }
-
-/// A `Singleton` behind a protocol registration decides, at its first instance, for every container:
-/// a test container that builds it first keeps its own, and the parent and the other test containers
-/// each keep theirs.
-@Suite struct MarkerAcrossTestContainersTests {
-    @Test func aTestContainerDecidingFirstLeavesEveryContainerASingleton() {
-        let parent = Resolver()
-        parent.register(FRMarkedClock.self) { FRAppClock() }
-        let testA = Resolver(isolatedChildOf: parent)
-        let testB = Resolver(isolatedChildOf: parent)
-        let a1: FRMarkedClock = testA.resolve()
-        let a2: FRMarkedClock = testA.resolve()
-        let b1: FRMarkedClock = testB.resolve()
-        let b2: FRMarkedClock = testB.resolve()
-        let p1: FRMarkedClock = parent.resolve()
-        let p2: FRMarkedClock = parent.resolve()
-        #expect(a1 === a2)
-        #expect(b1 === b2)
-        #expect(p1 === p2)
-        #expect(a1 !== b1 && a1 !== p1 && b1 !== p1)
-        let c1: FRMarkedClock = Resolver(isolatedChildOf: parent).resolve()
-        #expect(c1 !== p1)
-        #expect(testA.resolve(FRMarkedClock.self) === a1)
-    }
-}
-
-protocol FRMarkedClock: AnyObject {}
-final class FRAppClock: FRMarkedClock, Singleton {}

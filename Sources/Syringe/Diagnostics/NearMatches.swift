@@ -260,13 +260,10 @@ extension Resolver {
 /// Lets a message find the type an `Optional` type wraps.
 protocol OptionalType {
     static var wrappedType: Any.Type { get }
-    /// `nil`, of this Optional type.
-    static var nilValue: Any { get }
     var wrappedAny: Any? { get }
 }
 
 extension Optional: OptionalType {
     static var wrappedType: Any.Type { Wrapped.self }
-    static var nilValue: Any { Optional<Wrapped>.none as Any }
     var wrappedAny: Any? { self.map { $0 as Any } }
 }

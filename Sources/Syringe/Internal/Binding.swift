@@ -136,18 +136,12 @@ class AnyProvider: AnyBinding {
             store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
             return store.kept(for: resolution) ?? instance  // a `.graph` one another task kept first
         }
-        // A singleton for every container. A test container keeps this instance in its copy, and the
-        // registration's own store becomes an empty singleton store; one that a test container's
-        // decision made so keeps it (replacing it would make every copy stale).
-        if let owner {
-            if !(self.store is SingletonStore) { replaceStore(with: SingletonStore(), leftovers: &leftovers) }
-            let copy = StoreCopy(provider: self, original: self.store, store: SingletonStore(instance: instance))
-            owner.keep(copy, leftovers: &leftovers)
-        } else if self.store is SingletonStore {
-            self.store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
-        } else {
-            replaceStore(with: SingletonStore(instance: instance), leftovers: &leftovers)
+        let singleton = SingletonStore(instance: instance)
+        guard let owner else {
+            replaceStore(with: singleton, leftovers: &leftovers)
+            return instance
         }
+        owner.keep(StoreCopy(provider: self, original: self.store, store: singleton), leftovers: &leftovers)
         return instance
     }
 

@@ -810,12 +810,7 @@ extension Optional: OptionalResolvable {
             let value: Wrapped = try Resolver.resolve(
                 wrapped, from: resolver, arguments: arguments, site: site, in: resolution)
             return Wrapped?.some(value) as Any
-        } catch
-            where (error.isNotRegistered && key.arguments == nil)
-            || error.yieldsNothing(for: wrapped, atDepth: resolution.pathDepth)
-        {
-            // With arguments, a miss is the caller's to settle: a registration of `Wrapped` whose
-            // argument types the values convert to may serve it (``Resolver/resolveWithArguments``).
+        } catch  where error.isNotRegistered || error.yieldsNothing(for: wrapped, atDepth: resolution.pathDepth) {
             return Wrapped?.none as Any
         }
     }
