@@ -221,7 +221,7 @@ extension Resolver {
         }
         // A `T?` that nothing serves with these static argument types is nil: `T`'s registrations
         // whose argument types the values convert to may still serve it.
-        if let resolved, (resolved as? any OptionalType)?.wrappedAny != nil || !(T.self is any OptionalType.Type) {
+        if let resolved, !(T.self is any OptionalType.Type) || (resolved as? any OptionalType)?.wrappedAny != nil {
             return resolved
         }
         return try resolveConverting(key, site: site, isolation: isolation, first, repeat each rest) ?? resolved

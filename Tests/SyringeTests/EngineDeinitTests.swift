@@ -510,12 +510,7 @@ final class InvTokenClient {
             fxStartWatchdog(seconds: 10)
             let c = Resolver()
             let resolvedInDeinit = FxCounter()
-            c.register(lifetime: .singleton) {
-                InvOnDeinit {
-                    _ = c.resolve(InvAsyncSingleton.self)
-                    resolvedInDeinit.increment()
-                }
-            }
+            invRegisterResolvingOnDeinit(InvAsyncSingleton.self, in: c, counting: resolvedInDeinit)
             c.register(lifetime: .singleton) { (r: Resolver) async -> InvAsyncSingleton in
                 r.dropCached([InvOnDeinit.self])
                 return InvAsyncSingleton()
@@ -532,12 +527,7 @@ final class InvTokenClient {
             fxStartWatchdog(seconds: 10)
             let c = Resolver()
             let resolvedInDeinit = FxCounter()
-            c.register(lifetime: .singleton) {
-                InvOnDeinit {
-                    _ = c.resolve(InvAsyncSingleton.self)
-                    resolvedInDeinit.increment()
-                }
-            }
+            invRegisterResolvingOnDeinit(InvAsyncSingleton.self, in: c, counting: resolvedInDeinit)
             c.register { (r: Resolver) -> InvMarker in
                 r.dropCached([InvOnDeinit.self])
                 return InvMarker()
@@ -555,6 +545,17 @@ final class InvTokenClient {
 }
 
 final class InvAsyncSingleton: Sendable {}
+
+/// Registers a singleton ``InvOnDeinit`` whose deinitializer resolves `type` from `container` and
+/// counts it.
+func invRegisterResolvingOnDeinit<T>(_ type: T.Type, in container: Resolver, counting resolved: FxCounter) {
+    container.register(lifetime: .singleton) {
+        InvOnDeinit {
+            _ = container.resolve(T.self)
+            resolved.increment()
+        }
+    }
+}
 
 /// Runs `action` when it goes.
 final class InvOnDeinit {

@@ -426,6 +426,9 @@ extension AsyncStep {
     /// The innermost build of a shared instance this task runs, if any.
     var innermostFlight: AsyncFlight? { steps.lazy.compactMap(\.flight).first }
 
+    /// The outermost async build in progress: the one whose end ends the async resolution.
+    var outermost: AsyncStep { steps.reduce(self) { $1 } }
+
     /// How many async builds are in progress.
     var depth: Int { steps.reduce(0) { count, _ in count + 1 } }
 
@@ -440,7 +443,7 @@ extension AsyncStep {
     /// The `.graph` instances of the async resolution: the outermost step's scope, made when first
     /// needed.
     var graphScope: GraphScope {
-        let root = steps.reduce(self) { $1 }
+        let root = outermost
         return GraphScope.lock.withLock {
             if let graph = root.graph { return graph }
             let graph = GraphScope(keepingWeakly: root.graphEnded)
@@ -465,7 +468,7 @@ extension AsyncStep {
     /// Releases `items` when the outermost async build ends (now, if it has ended): a deinitializer
     /// may resolve what the async resolution is building.
     func releaseAtEnd(_ items: Leftovers) {
-        let root = steps.reduce(self) { $1 }
+        let root = outermost
         var items = items
         GraphScope.lock.withLock {
             if !root.graphEnded { root.leftovers.take(&items) }
