@@ -55,6 +55,10 @@ class AnyProvider: AnyBinding {
     let isAsync: Bool
     /// How the registration keeps its instances.
     private(set) var store: InstanceStore
+    /// How many times ``store`` was replaced, the replacement its first instance's ``Singleton``
+    /// marker makes aside: a test container's copy made by its own first instance holds while this
+    /// is unchanged (``StoreCopy/decidedAt``).
+    private(set) var storeChanges: UInt32 = 0
     /// What a plan asks of every registration, read in one access (each access of a class's
     /// stored property is checked for exclusivity at run time; callgrind, a transient resolution:
     /// 1,333 instructions with a field of its own for `hasContexts`, 1,249 with one byte for both).
@@ -109,7 +113,7 @@ class AnyProvider: AnyBinding {
     @inline(__always)
     func store(keptBy container: Resolver?) -> InstanceStore? {
         guard let container else { return store }
-        if let copy = container.storeCopies[ObjectIdentifier(self)], copy.original === store { return copy.store }
+        if let copy = container.storeCopies[ObjectIdentifier(self)], copy.isCurrent { return copy.store }
         return store.isCopiedPerContainer ? nil : store
     }
 
@@ -122,26 +126,33 @@ class AnyProvider: AnyBinding {
     /// Keeps the first instance of a registration whose type does not tell whether it is a
     /// ``Singleton``: as the singleton when `isMarked`, else in `store`. Returns the instance to hand
     /// out (the singleton another thread kept first, if any). Write lock held.
+    ///
+    /// A test container (`owner`) whose first instance is marked keeps it for itself alone: that
+    /// instance (a mock's, say) tells nothing of the parent's, and the parent and the other test
+    /// containers decide from their own first instances. An unmarked one decides for all: the
+    /// factory is the same.
     func keepFirst(
         _ instance: AnyKept, isMarked: Bool, in store: InstanceStore, keptBy owner: Resolver?,
         for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
     ) -> AnyKept {
-        if !traits.contains(.markerUndecided), let singleton = self.store(keptBy: owner) as? SingletonStore,
-            let kept = singleton.instance
+        if owner != nil || !traits.contains(.markerUndecided),
+            let singleton = self.store(keptBy: owner) as? SingletonStore, let kept = singleton.instance
         {
             return kept  // another thread's first instance was marked
         }
-        traits.remove(.markerUndecided)
         guard isMarked else {
+            traits.remove(.markerUndecided)
             store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
             return store.kept(for: resolution) ?? instance  // a `.graph` one another task kept first
         }
         let singleton = SingletonStore(instance: instance)
         guard let owner else {
-            replaceStore(with: singleton, leftovers: &leftovers)
+            traits.remove(.markerUndecided)
+            replaceStore(with: singleton, keepingCopies: true, leftovers: &leftovers)
             return instance
         }
-        owner.keep(StoreCopy(provider: self, original: self.store, store: singleton), leftovers: &leftovers)
+        let copy = StoreCopy(provider: self, original: self.store, store: singleton, decidedAt: storeChanges)
+        owner.keep(copy, leftovers: &leftovers)
         return instance
     }
 
@@ -154,11 +165,13 @@ class AnyProvider: AnyBinding {
     }
 
     /// Gives the registration another store; test containers' copies of the old one are dropped
-    /// on their next use. Write lock held.
-    func replaceStore(with newStore: InstanceStore, leftovers: inout Leftovers) {
+    /// on their next use, but for those their own first instance made when `keepingCopies`.
+    /// Write lock held.
+    func replaceStore(with newStore: InstanceStore, keepingCopies: Bool = false, leftovers: inout Leftovers) {
         registry.unindex(self)
         leftovers.append(store)
         store = newStore
+        if !keepingCopies { storeChanges &+= 1 }
         if registry.bindings[key] === self { registry.index(self) }
     }
 
@@ -428,16 +441,27 @@ final class StoreCopy {
     /// The registration's store the copy was made from: a copy of a replaced store is stale.
     let original: InstanceStore
     let store: InstanceStore
+    /// For the singleton the container's own first instance made (``AnyProvider/keepFirst``), the
+    /// registration's ``AnyProvider/storeChanges`` then: the copy outlives the store the parent's
+    /// own first instance gives the registration, and no other change.
+    let decidedAt: UInt32?
 
-    init(provider: AnyProvider, original: InstanceStore, store: InstanceStore) {
+    init(provider: AnyProvider, original: InstanceStore, store: InstanceStore, decidedAt: UInt32? = nil) {
         self.provider = provider
         self.original = original
         self.store = store
+        self.decidedAt = decidedAt
+    }
+
+    /// Whether the copy still serves the registration's store. Lock held.
+    var isCurrent: Bool {
+        if let decidedAt { return decidedAt == provider.storeChanges }
+        return original === provider.store
     }
 
     /// Whether the registration no longer serves its key, or has another store now. Lock held.
     var isStale: Bool {
-        original !== provider.store || provider.registry.bindings[provider.key]?.provider !== provider
+        !isCurrent || provider.registry.bindings[provider.key]?.provider !== provider
     }
 
     /// Whether the copy keeps nothing now. Lock held.

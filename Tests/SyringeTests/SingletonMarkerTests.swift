@@ -1,0 +1,95 @@
+import Syringe
+import Testing
+
+// A registration whose type does not tell whether its instances are `Singleton`s (a protocol) is
+// decided by its first instance. A test container (an isolating child) decides for itself: its
+// first instance never fixes the lifetime its parent or another test container sees, and the
+// parent's decision never takes the test container's instance away.
+
+private protocol SmStore: AnyObject {}
+private final class SmMarkedStore: SmStore, Singleton {}
+
+private func smRegister(in r: Resolver) {
+    r.register(SmStore.self) { SmMarkedStore() }
+}
+
+@Suite struct SingletonMarkerTests {
+    @Test func aTestContainerDecidingFirstLeavesTheParentASingleton() {
+        let parent = Resolver()
+        smRegister(in: parent)
+        let test = Resolver(isolatedChildOf: parent)
+        let t1: SmStore = test.resolve()
+        let t2: SmStore = test.resolve()
+        #expect(t1 === t2)
+        let p1: SmStore = parent.resolve()
+        let p2: SmStore = parent.resolve()
+        #expect(p1 === p2)
+        #expect(p1 !== t1)
+        let t3: SmStore = test.resolve()
+        #expect(t3 === t1, "the parent's decision kept the test container's instance")
+    }
+
+    @Test func everyTestContainerKeepsOneInstanceOfItsOwn() {
+        let parent = Resolver()
+        smRegister(in: parent)
+        let first = Resolver(isolatedChildOf: parent)
+        let second = Resolver(isolatedChildOf: parent)
+        let a1: SmStore = first.resolve()
+        let b1: SmStore = second.resolve()
+        let a2: SmStore = first.resolve()
+        let b2: SmStore = second.resolve()
+        #expect(a1 === a2)
+        #expect(b1 === b2)
+        #expect(a1 !== b1)
+        let p1: SmStore = parent.resolve()
+        let p2: SmStore = parent.resolve()
+        #expect(p1 === p2)
+        #expect(p1 !== a1 && p1 !== b1)
+    }
+
+    @Test func theParentDecidingFirstGivesEachTestContainerItsOwn() {
+        let parent = Resolver()
+        smRegister(in: parent)
+        let p1: SmStore = parent.resolve()
+        let test = Resolver(isolatedChildOf: parent)
+        let t1: SmStore = test.resolve()
+        let t2: SmStore = test.resolve()
+        #expect(t1 === t2)
+        #expect(t1 !== p1)
+        let p2: SmStore = parent.resolve()
+        #expect(p2 === p1)
+    }
+
+    @Test func aTestContainerFirstFromManyThreadsBuildsOneInstance() async {
+        for _ in 0..<20 {
+            let parent = Resolver()
+            smRegister(in: parent)
+            let test = Resolver(isolatedChildOf: parent)
+            let ids = await withTaskGroup(of: ObjectIdentifier.self) { group in
+                for i in 0..<8 {
+                    group.addTask {
+                        let r = i.isMultiple(of: 2) ? test : parent
+                        return ObjectIdentifier(r.resolve(SmStore.self))
+                    }
+                }
+                return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+            }
+            let t: SmStore = test.resolve()
+            let p: SmStore = parent.resolve()
+            #expect(ids == [ObjectIdentifier(t), ObjectIdentifier(p)])
+        }
+    }
+
+    @Test func anAsyncFactorysTestContainerDecidesForItself() async throws {
+        let parent = Resolver()
+        parent.register(SmStore.self) { () async -> SmStore in SmMarkedStore() }
+        let test = Resolver(isolatedChildOf: parent)
+        let t1: SmStore = try await test.resolveAsync()
+        let p1: SmStore = try await parent.resolveAsync()
+        let p2: SmStore = try await parent.resolveAsync()
+        let t2: SmStore = try await test.resolveAsync()
+        #expect(p1 === p2)
+        #expect(t1 === t2)
+        #expect(t1 !== p1)
+    }
+}
