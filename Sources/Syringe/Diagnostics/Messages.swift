@@ -45,7 +45,9 @@ enum Messages {
         case .notConvertible(let type):
             let names = distinctTypeNames([type, error.key.type])
             let requested = error.key.description(typeName: names[1])
-            lines.append("Syringe: the instance built for \(requested) is a \(names[0]), which is not a \(requested)")
+            lines.append(
+                "Syringe: the instance built for \(requested) is \(withArticle(names[0])), which is not "
+                    + withArticle(requested))
         }
         if error.path.count > 1, !isCycle(error.reason) {
             let path =
@@ -142,7 +144,7 @@ enum Messages {
 
     static func contextWithArguments(_ key: Key, context: String) -> String {
         """
-        Syringe: a \(context) factory cannot build \(key): it takes no runtime arguments
+        Syringe: \(withArticle(context)) factory cannot build \(key): it takes no runtime arguments
           register the \(context) stand-in with the same arguments where the \(context) runs
           (a test container's `register(arguments:)`), or check the context in the factory
         """
@@ -259,7 +261,8 @@ enum Messages {
             }
             return "Syringe: the resolution path to \(error.requested) is deeper than \(Resolver.maximumDepth) levels"
         }
-        return "Syringe: resolving \(error.requested) went \(error.path.count) levels deep and this thread's stack "
+        return
+            "Syringe: resolving \(error.requested) went \(count(error.path.count, "level")) deep and this thread's stack "
             + "is nearly used up; "
             + (repeatsKeyWithArguments(error)
                 ? runaway

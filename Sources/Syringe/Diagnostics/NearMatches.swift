@@ -186,7 +186,7 @@ extension Resolver {
             switch TypeKind(registeredType) {
             case .existential,
                 .nominal where registeredType is AnyClass:
-                return "a \(names[1]) is not a \(names[0]); pass a value of the registered type"
+                return "\(withArticle(names[1])) is not \(withArticle(names[0])); pass a value of the registered type"
             default:
                 // A value of one value type is plainly not another.
                 return nil
@@ -194,7 +194,9 @@ extension Resolver {
         }
         let differing = zip(registeredNames, calledNames).enumerated().filter { $0.element.0 != $0.element.1 }
         guard !differing.isEmpty else { return nil }
-        let positions = differing.map { "argument \($0.offset + 1) (a \($0.element.1)) is not a \($0.element.0)" }
+        let positions = differing.map {
+            "argument \($0.offset + 1) (\(withArticle($0.element.1))) is not \(withArticle($0.element.0))"
+        }
         return positions.joined(separator: ", ") + "; pass values of the registered types"
     }
 

@@ -36,6 +36,24 @@ private enum TypeNameCache {
     }
 }
 
+/// `number` with the noun in the number it takes: `1 key`, `2 keys`, `2 aliases`.
+func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
+}
+
+/// `name` after the indefinite article it is read with: `an Int`, `an Optional<Leaf>`, `a UUID`,
+/// `an Unsafe…`, `a User`.
+func withArticle(_ name: String) -> String {
+    let letters = Array(name.prefix(3))
+    guard let first = letters.first else { return name }
+    var isVowelSound = "AEIOaeio".contains(first)
+    if first == "U" || first == "u", letters.count > 1 {
+        // `Un…` (but `Uni…`), `Up…`, `Ug…`, `Ul…`, `Um…` begin with a vowel sound; `User`, `UInt`, `URL` do not.
+        isVowelSound = "nplgm".contains(letters[1]) && !(letters[1] == "n" && letters.count > 2 && letters[2] == "i")
+    }
+    return (isVowelSound ? "an " : "a ") + name
+}
+
 /// A type's name with its module: `Payments.Widget`, `Swift.Optional<Payments.Widget>`.
 func qualifiedTypeName(_ type: Any.Type) -> String {
     String(reflecting: type)

@@ -38,15 +38,16 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 
     public var description: String {
         var lines: [String] = []
-        let counted = "\(Self.count(registrationCount, "registration")), \(Self.count(aliasCount, "alias", "aliases"))"
+        let counted = "\(count(registrationCount, "registration")), \(count(aliasCount, "alias", "aliases"))"
         if registrationCount == 0 {
             lines.append("Syringe: nothing is registered, so nothing was verified")
             lines.append("  register the app's services first (or verify the container that has them)")
         } else if failures.isEmpty {
-            lines.append("Syringe: all \(Self.count(verified.count, "key")) resolve (\(counted))")
+            let all = verified.count == 1 ? "the 1 key resolves" : "all \(verified.count) keys resolve"
+            lines.append("Syringe: \(all) (\(counted))")
         } else {
             lines.append(
-                "Syringe: \(failedRegistrationCount) of \(Self.count(failedRegistrationCount + verified.count, "key")) "
+                "Syringe: \(failedRegistrationCount) of \(count(failedRegistrationCount + verified.count, "key")) "
                     + "cannot be resolved (\(counted))")
             for failure in failures {
                 lines.append("")
@@ -70,10 +71,6 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             }
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
     }
 }
 
