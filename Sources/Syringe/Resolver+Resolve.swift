@@ -236,8 +236,8 @@ extension Resolver {
         _ key: Key, site: SourceLocation, isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
         var candidates = argumentCandidates(for: key)
-        if candidates.isEmpty, let optional = T.self as? any OptionalType.Type {
-            candidates = argumentCandidates(for: key.with(type: optional.wrappedType))  // a `T?`: `T`'s
+        if let optional = T.self as? any OptionalType.Type {
+            candidates += argumentCandidates(for: key.with(type: optional.wrappedType))  // a `T?`: `T`'s too
         }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }

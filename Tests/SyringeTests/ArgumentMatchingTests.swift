@@ -51,6 +51,18 @@ private final class AMHolder {
         #expect(missing == nil)
     }
 
+    /// A registration of `T?` with other argument types does not hide `T`'s.
+    @Test func anOptionalRequestReachesTheWrappedTypesRegistrationsToo() throws {
+        let r = Resolver()
+        r.register(AMScreen?.self, arguments: Int.self) { _ in nil }
+        r.register(arguments: AMRoutes.self) { AMScreen(routes: $0) }
+        let router = AMRouter()
+        let screen: AMScreen? = try r.tryResolve(arguments: router)
+        #expect(screen?.routes === router)
+        let none: AMScreen? = try r.tryResolve(arguments: 3)
+        #expect(none == nil)
+    }
+
     @Test func severalArgumentsAreEachConverted() {
         let r = Resolver()
         r.register(arguments: AMRoutes.self, Int.self) { AMScreen(routes: $0, id: $1) }
