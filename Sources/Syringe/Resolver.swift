@@ -207,7 +207,7 @@ extension Resolver {
     /// ``current`` for the resolution in progress on this thread.
     @inline(__always)
     static func current(in resolution: Resolution) -> Resolver {
-        if let container = resolution.container { return container }
+        if let container = resolution.threadContainer { return container.takeUnretainedValue() }
         // While no binding exists, no task can see one: the task-local value is not read.
         let root = registryLock.withReadLock(resolution.stripe) { Globals.hasBindings ? nil : Globals.root }
         if let root { return root }
@@ -222,7 +222,7 @@ extension Resolver {
     /// ``current`` unless it is the root: the container resolving on this thread, else the one
     /// bound for the task; nil outside both.
     static func bound(in resolution: Resolution) -> Resolver? {
-        if let container = resolution.container { return container }
+        if let container = resolution.threadContainer { return container.takeUnretainedValue() }
         guard registryLock.withReadLock(resolution.stripe, { Globals.hasBindings }) else { return nil }
         return bound
     }
@@ -251,7 +251,10 @@ extension Resolver {
         let resolution = Resolution.current
         let outer = resolution.container
         resolution.container = container
-        defer { resolution.container = outer }
+        defer {
+            resolution.container = outer
+            resolution.clearSeam()
+        }
         let binding = ContainerBinding(container, enclosing: Self.binding?.asyncStep)
         guard let verification = resolution.verification else {
             return try $binding.withValue(binding) { try body() }
@@ -269,7 +272,11 @@ extension Resolver {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        try await $binding.withValue(ContainerBinding(container, enclosing: binding?.asyncStep)) { try await body() }
+        let binding = ContainerBinding(container, enclosing: binding?.asyncStep)
+        // A task started at once (`Task.immediate`) runs on the thread of the code that started it
+        // until it first suspends: this binding wins over that code's container there.
+        Resolution.current.noteAsyncBinding(binding)
+        return try await $binding.withValue(binding) { try await body() }
     }
 }
 

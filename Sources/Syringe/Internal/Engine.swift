@@ -258,7 +258,7 @@ extension Resolver {
             }
             guard
                 let resolver = container.map(Unmanaged.passUnretained)
-                    ?? resolution.containerReference
+                    ?? resolution.threadContainer
                     ?? bound
                     ?? (Globals.hasBindings ? nil : Unmanaged.passUnretained(Globals.root))
             else { return Plan(.unbound) }
@@ -291,7 +291,8 @@ extension Resolver {
         switch plan.kind {
         case .unbound:
             let binding = Resolver.binding
-            let resolver = container ?? resolution.container ?? binding?.container ?? Resolver.root
+            let resolver =
+                container ?? resolution.threadContainer?.takeUnretainedValue() ?? binding?.container ?? Resolver.root
             if let step = binding?.asyncStep, resolution.depth == 0, resolution.asyncStep == nil {
                 var plan = Plan(.seed, step)
                 plan.resolver = .passRetained(resolver)

@@ -63,6 +63,40 @@ final class Resolution {
         get { containerReference?.takeUnretainedValue() }
         set { containerReference = newValue.map(Unmanaged.passUnretained) }
     }
+    /// An async `withContainer` opened on this thread by a task started at once (`Task.immediate`)
+    /// inside a factory or a synchronous `withContainer` body of another task, whose
+    /// ``containerReference`` this is; and the depth it was opened at, where it wins while it is the
+    /// task's innermost binding (``threadContainer``). Held until the other task's factory or body
+    /// ends (``leave()``, ``clearSeam()``): releasing a binding takes a lock, which a read under the
+    /// registry's lock must not.
+    @exclusivity(unchecked) private var seamBinding: ContainerBinding?
+    @exclusivity(unchecked) private var seamDepth = 0
+
+    /// The container static calls use on this thread: ``containerReference``, unless an async
+    /// `withContainer` of a task started at once on top of it is the one that applies.
+    @inline(__always)
+    var threadContainer: Unmanaged<Resolver>? {
+        seamBinding == nil ? containerReference : containerAcrossSeam()
+    }
+
+    @inline(never)
+    private func containerAcrossSeam() -> Unmanaged<Resolver>? {
+        guard depth == seamDepth, let seam = seamBinding, Resolver.binding === seam else { return containerReference }
+        return .passUnretained(seam.container)
+    }
+
+    /// Lets go of the seam once this thread's state holds no container.
+    func clearSeam() {
+        if containerReference == nil { seamBinding = nil }
+    }
+
+    /// Notes that an async `withContainer` binds `binding` here: where this thread's state holds a
+    /// container, it is another task's, which started the calling task at once inside it.
+    func noteAsyncBinding(_ binding: ContainerBinding) {
+        guard containerReference != nil else { return }
+        seamBinding = binding
+        seamDepth = depth
+    }
     /// `.graph` instances of the current top-level resolution.
     @exclusivity(unchecked) private(set) var graph = GraphScope()
     /// Whether the current top-level resolution kept an instance in ``graph``, or let a lazy
@@ -232,7 +266,7 @@ final class Resolution {
     func leave() {
         depth -= 1
         containerReference = (frames + depth).move().outerContainer
-        if depth == 0 && (touchesGraph || holdsLeftovers) { endTopLevel() }
+        if depth == 0 && (touchesGraph || holdsLeftovers || seamBinding != nil) { endTopLevel() }
     }
 
     /// Releases `items` when the top-level resolution ends (now, outside one).
@@ -245,6 +279,7 @@ final class Resolution {
     @inline(never)
     private func endTopLevel() {
         if touchesGraph { endGraphScope() }
+        clearSeam()
         releaseLeftovers()
     }
 
