@@ -305,7 +305,8 @@ extension Resolver {
                 guard let converted = value as? T else {
                     throw ResolutionError(
                         .notConvertible(from: Swift.type(of: value)), key: binding.key, path: [], container: self,
-                        site: site)
+                        site: site,
+                        suggestions: [Messages.implementsFix(binding.key, instanceType: Swift.type(of: value))])
                 }
                 return converted
             } catch  where error.yieldsNothing(for: binding.provider.key, atDepth: resolution.pathDepth) {

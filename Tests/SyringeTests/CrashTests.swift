@@ -152,6 +152,20 @@ private func crashStop(at line: Int) -> String {
 }
 
 @Suite struct CrashTests {
+    /// The README: naming the type asks for it, so an Optional result does not make a miss nil.
+    @Test func anOptionalResultOfANamedTypeStillStopsOnAMiss() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            fxStartWatchdog()
+            let r = Resolver(id: "CrashNamed")
+            let maybe: CrashMissing? = r.resolve(CrashMissing.self)
+            _ = maybe
+        }
+        #expect(fxStderr(result).contains("no registration for CrashMissing"))
+        let r = Resolver()
+        let inferred: CrashMissing? = r.resolve()
+        #expect(inferred == nil)
+    }
+
     @Test func missingRegistrationNamesTypeAndContainer() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             fxStartWatchdog()

@@ -621,7 +621,7 @@ private func docText(_ text: String, sites: [Int: String] = [:]) -> String {
                 Syringe: no registration for ClassD with arguments (String)
                   in container main
                   requested at MyApp/Stage.swift:21
-                  ClassD is registered with arguments (String, Int), called with (String)
+                  ClassD is registered with arguments (String, Int), called with (String): pass 2 arguments
                 """)
         let report = r.verify()
         #expect(report.isValid)

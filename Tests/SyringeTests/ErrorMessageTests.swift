@@ -459,7 +459,7 @@ private final class MsgNode {
                     "Syringe: no registration for MsgArgs with arguments (Int)",
                     "  in container msg-argument-types",
                     requestedAt(line),
-                    "  MsgArgs is registered with arguments (String, Int), called with (Int)"))
+                    "  MsgArgs is registered with arguments (String, Int), called with (Int): pass 2 arguments"))
     }
 
     @Test func registeredWithArgumentsButResolvedWithout() {
@@ -473,7 +473,8 @@ private final class MsgNode {
                     "Syringe: no registration for MsgArgs",
                     "  in container msg-no-arguments",
                     requestedAt(line),
-                    "  MsgArgs is registered with arguments (String, Int), called without arguments"))
+                    "  MsgArgs is registered with arguments (String, Int), called without arguments: "
+                        + "pass them: resolve(arguments: …)"))
     }
 
     @Test func registeredWithoutArgumentsButResolvedWithSome() {
@@ -487,7 +488,7 @@ private final class MsgNode {
                     "Syringe: no registration for MsgThing with arguments (Bool)",
                     "  in container msg-unexpected-arguments",
                     requestedAt(line),
-                    "  MsgThing is registered without arguments, called with (Bool)"))
+                    "  MsgThing is registered without arguments, called with (Bool): resolve it without arguments"))
     }
 
     @Test func optionalRegisteredButNonOptionalRequested() {
@@ -583,7 +584,8 @@ private final class MsgNode {
                     "Syringe: no registration for MsgArgs with arguments ((String, Int))",
                     "  in container msg-tuple-argument",
                     requestedAt(line),
-                    "  MsgArgs is registered with arguments (String, Int), called with ((String, Int))"))
+                    "  MsgArgs is registered with arguments (String, Int), called with ((String, Int)): "
+                        + "pass 2 arguments, not one tuple"))
     }
 
     /// A value that is not an instance of the registered argument type does not reach it (one
@@ -714,7 +716,9 @@ private final class MsgNode {
                     "Syringe: the instance built for SyringeTests.Hasher is a Swift.Hasher, which is not a "
                         + "SyringeTests.Hasher",
                     "  in container msg-not-convertible-same-name",
-                    requestedAt(line)))
+                    requestedAt(line),
+                    "  remove .implements(SyringeTests.Hasher.self) from the registration of Swift.Hasher, "
+                        + "or register a SyringeTests.Hasher under that key itself"))
     }
 
     @Test func genericTypeReadsAsWritten() {
@@ -895,7 +899,9 @@ private final class MsgNode {
                 == lines(
                     "Syringe: the instance built for MsgUnrelated is a MsgPlain, which is not a MsgUnrelated",
                     "  in container msg-not-convertible",
-                    requestedAt(line)))
+                    requestedAt(line),
+                    "  remove .implements(MsgUnrelated.self) from the registration of MsgPlain, "
+                        + "or register a MsgUnrelated under that key itself"))
     }
 
     @Test func castToAnUnrelatedTypeStops() async {
@@ -1063,10 +1069,10 @@ private final class MsgNode {
             error?.description
                 == lines(
                     "Syringe: the factory for MsgThing produced nil",
-                    "  it is registered with a factory that may yield no value; ask for it with optional() or "
-                        + "@OptionalInject, or let the factory always return one",
                     "  in container msg-site-nil",
-                    requestedAt(line)))
+                    requestedAt(line),
+                    "  it is registered with a factory that may yield no value; ask for it with optional() or "
+                        + "@OptionalInject, or let the factory always return one"))
     }
 
     // MARK: Stops (exit tests)

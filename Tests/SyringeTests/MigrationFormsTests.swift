@@ -110,10 +110,10 @@ private final class MFNeedsIdentifier {
         #expect(
             error?.description == """
                 Syringe: the factory for String named "idfv" produced nil
-                  it is registered with a factory that may yield no value; ask for it with optional() or \
-                @OptionalInject, or let the factory always return one
                   in container mf-produced-nil
                   requested at SyringeTests/MigrationFormsTests.swift:\(line)
+                  it is registered with a factory that may yield no value; ask for it with optional() or \
+                @OptionalInject, or let the factory always return one
                 """)
     }
 

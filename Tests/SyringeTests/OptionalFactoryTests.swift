@@ -57,10 +57,10 @@ private final class OFInjected {
         #expect(
             error?.description == """
                 Syringe: the factory for PvIdBucket named "bucket" produced nil
-                  it is registered with a factory that may yield no value; ask for it with optional() or \
-                @OptionalInject, or let the factory always return one
                   in container of-produced-nil
                   requested at SyringeTests/OptionalFactoryTests.swift:\(line)
+                  it is registered with a factory that may yield no value; ask for it with optional() or \
+                @OptionalInject, or let the factory always return one
                 """)
     }
 

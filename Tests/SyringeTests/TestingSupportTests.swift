@@ -458,3 +458,33 @@ final class TestingSupportLazyXCTests: SyringeTestCase {
         XCTAssertTrue($service.container === Resolver.current)
     }
 }
+
+/// Testing.md: the trait's closure runs before the suite's `init()`, which runs before the test.
+@Suite(.isolatedResolver) struct TraitOrderWithSuiteInitTests {
+    init() {
+        Resolver.register { TSService(label: "suite default") }
+    }
+
+    @Test(.isolatedResolver { $0.register { TSService(label: "test override") } })
+    func theSuitesInitReplacesWhatTheTestsTraitRegistered() {
+        #expect(Resolver.resolve(TSService.self).label == "suite default")
+    }
+
+    @Test func anOverrideInTheBodyWins() {
+        Resolver.register { TSService(label: "body override") }
+        #expect(Resolver.resolve(TSService.self).label == "body override")
+    }
+}
+
+/// Testing.md: defaults in the suite's own trait closure leave the test's trait the last word.
+@Suite(.isolatedResolver { $0.register { TSService(label: "suite default") } })
+struct TraitOrderWithSuiteTraitTests {
+    @Test(.isolatedResolver { $0.register { TSService(label: "test override") } })
+    func theTestsTraitWins() {
+        #expect(Resolver.resolve(TSService.self).label == "test override")
+    }
+
+    @Test func theSuitesDefaultApplies() {
+        #expect(Resolver.resolve(TSService.self).label == "suite default")
+    }
+}

@@ -84,8 +84,29 @@ private func makeBrokenContainer(id: String) -> Resolver {
     return r
 }
 
+/// Two missing dependencies of one object: its build ends at the first.
+final class VerMissingFirst {}
+final class VerMissingSecond {}
+final class VerTwoMissing {
+    @Inject var first: VerMissingFirst
+    @Inject var second: VerMissingSecond
+}
+
 @Suite struct VerificationTests {
     // MARK: Sound graphs
+
+    /// The README and Diagnostics: every registration that fails is reported, each with its first
+    /// failure; a second missing `@Inject` of the same object shows once the first is fixed.
+    @Test func aRegistrationIsReportedWithItsFirstFailure() {
+        let r = Resolver(id: "ver-first-failure")
+        r.register { VerTwoMissing() }
+        r.register { VerFeed(api: VerAPI(), cache: $0.resolve()) }
+        let report = r.verify()
+        #expect(report.failedRegistrationCount == 2)
+        #expect(report.failures.map(\.requested) == ["VerMissingFirst", "VerCache"])
+        r.register { VerMissingFirst() }
+        #expect(r.verify().failures.map(\.requested) == ["VerMissingSecond", "VerCache"])
+    }
 
     @Test func soundGraphIsValid() {
         let r = makeSoundContainer(id: "ver-sound")

@@ -2,6 +2,8 @@
 enum Messages {
     static func describe(_ error: ResolutionError) -> String {
         var lines: [String] = []
+        /// The fix, written after where the failure happened, as for every other failure.
+        var fixes: [String] = []
         switch error.reason {
         case .missing:
             lines.append("Syringe: no registration for \(error.requested)")
@@ -20,14 +22,14 @@ enum Messages {
                         + "which is a value even when it wraps a class instance; "
                         + "only class instances can be held weakly"
                 )
-                lines.append(
+                fixes.append(
                     "  register \(wrapped) itself with that lifetime (a request for \(wrapped)? resolves it), "
                         + "or register the Optional as .singleton or .transient")
             } else {
                 lines.append(
                     "Syringe: \(error.requested) has a \(lifetime) lifetime but its factory built a value type;"
                         + " only class instances can be held weakly")
-                lines.append("  register it as .singleton or .transient, or make the type a class")
+                fixes.append("  register it as .singleton or .transient, or make the type a class")
             }
         case .offMainActor:
             lines.append(offMainActorHeadline(error.requested))
@@ -37,7 +39,7 @@ enum Messages {
                     + "a synchronous resolve() cannot run it")
         case .producedNil:
             lines.append("Syringe: the factory for \(error.requested) produced nil")
-            lines.append(
+            fixes.append(
                 "  it is registered with a factory that may yield no value; ask for it with optional() or "
                     + "@OptionalInject, or let the factory always return one")
         case .stopped(let message):
@@ -60,6 +62,7 @@ enum Messages {
         if let site = error.site {
             lines.append("  requested at \(site)")
         }
+        lines += fixes
         if case .tooDeep = error.reason, error.path.count >= Resolver.maximumDepth, !repeatsKeyWithArguments(error) {
             lines.append(
                 "  no registration on the path repeats: the chain of dependencies is longer than the "
@@ -74,6 +77,13 @@ enum Messages {
             lines.append(cycleFix)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The fix for a key `.implements` wrote for a type its registration's instance is not.
+    static func implementsFix(_ key: Key, instanceType: Any.Type) -> String {
+        let names = distinctTypeNames([instanceType, key.type])
+        return "remove .implements(\(names[1]).self) from the registration of \(names[0]), "
+            + "or register \(withArticle(names[1])) under that key itself"
     }
 
     /// Whether a key with arguments appears more than once on a too-deep error's path (which

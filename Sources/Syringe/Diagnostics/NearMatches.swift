@@ -173,14 +173,18 @@ extension Resolver {
         return "\(requestedName) is registered \(selectorsDescription(other)); \(fix(for: other))"
     }
 
-    /// What is wrong when as many arguments were passed as registered: a value that is not an
+    /// What to pass instead: as many arguments as registered, or none, or a value that is an
     /// instance of its registered type (one that is would have matched).
     private func argumentsFix(registered: Key, called: Key) -> String? {
         let registeredNames = registered.argumentTypeNames
         let calledNames = called.argumentTypeNames
-        guard let registeredType = registered.arguments, let calledType = called.arguments,
-            registeredNames.count == calledNames.count
-        else { return nil }
+        guard let registeredType = registered.arguments, let calledType = called.arguments else {
+            return registered.arguments == nil ? "resolve it without arguments" : "pass them: resolve(arguments: …)"
+        }
+        guard registeredNames.count == calledNames.count else {
+            let oneTuple = calledNames.count == 1 && TypeKind(calledType) == .tuple
+            return "pass \(count(registeredNames.count, "argument"))" + (oneTuple ? ", not one tuple" : "")
+        }
         if registeredNames.count == 1 {
             let names = distinctTypeNames([registeredType, calledType])
             switch TypeKind(registeredType) {

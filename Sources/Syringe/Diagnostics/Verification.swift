@@ -150,7 +150,8 @@ extension Resolver {
     {
         guard let alias = binding as? Alias, !alias.accepts(value) else { return }
         throw ResolutionError(
-            .notConvertible(from: type(of: value)), key: alias.key, path: [], container: sandbox, site: alias.site)
+            .notConvertible(from: type(of: value)), key: alias.key, path: [], container: sandbox, site: alias.site,
+            suggestions: [Messages.implementsFix(alias.key, instanceType: type(of: value))])
     }
 
     /// The throw-away container a verification builds in.

@@ -45,7 +45,7 @@ extension Resolver {
             guard let converted = value as? T else {
                 throw ResolutionError(
                     .notConvertible(from: type(of: value)), key: key, path: step?.path ?? [], container: resolver,
-                    site: site)
+                    site: site, suggestions: [Messages.implementsFix(key, instanceType: type(of: value))])
             }
             return converted
         case .build(var build):

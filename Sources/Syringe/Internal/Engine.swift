@@ -689,7 +689,8 @@ extension Resolver {
         }
         guard let converted = value as? T else {
             throw ResolutionError(
-                .notConvertible(from: type(of: value)), key: key, path: resolution.path, container: self, site: site)
+                .notConvertible(from: type(of: value)), key: key, path: resolution.path, container: self, site: site,
+                suggestions: [Messages.implementsFix(key, instanceType: type(of: value))])
         }
         return converted
     }
