@@ -58,7 +58,28 @@ final class VaLazyExplicit {
 }
 let vaLazyContainer = Resolver(id: "va-lazy-explicit")
 
+/// A class whose first build runs `verify()` inside its factory.
+final class VaVerifyingNode {}
+
 @Suite struct VerificationAttackTests {
+    /// A factory that calls `verify()` while the registration's first instance is in the making:
+    /// the run's workers build their own and the report comes back (it waited for the caller's
+    /// build without end).
+    @Test func verifyInsideAFactoryReturns() {
+        let r = Resolver()
+        let calls = FxCounter()
+        let report = FxRecorder<Bool>()
+        r.register { (r: Resolver) -> VaVerifyingNode in
+            calls.increment()
+            if calls.value == 1 { report.append(r.verify().isValid) }
+            return VaVerifyingNode()
+        }
+        let done = DispatchSemaphore(value: 0)
+        fxStartThread(done) { _ = r.resolve(VaVerifyingNode.self) }
+        #expect(done.wait(timeout: .now() + 30) == .success, "verify() inside the factory did not return")
+        #expect(report.values == [true])
+    }
+
     // MARK: Locks and state left behind by an ended worker
 
     /// `registerAllServices()` run for the first time by a verify() worker (a factory of another

@@ -451,7 +451,13 @@ extension Resolver {
         if traits.contains(.hasContexts) { plan.contextFactory = provider.contextFactoryNumber(builtBy: builder) }
         plan.owner = owner
         plan.isFirst = isFirst
-        plan.isClaimed = store.sharesInstances || (isFirst && !(store is GraphStore))
+        // A `verify()` run's first instance is not claimed: it decides for its own container alone,
+        // and the registration's may be in the making on the thread that waits for the run (a
+        // factory that calls `verify()`), which the claim would wait for without end.
+        plan.isClaimed =
+            store.sharesInstances
+            || (isFirst && !(store is GraphStore) && resolution.verification == nil
+                && resolution.asyncStep?.sandbox == nil)
         return plan
     }
 
