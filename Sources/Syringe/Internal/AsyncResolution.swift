@@ -230,7 +230,8 @@ extension Resolver {
         Task {
             do {
                 let value: T = try await run(
-                    build, key: key, arguments: nil, site: site, step: step, flight: flight, isolation: nil)
+                    build, key: key, arguments: nil, site: site, step: step, flight: flight, ownTask: true,
+                    isolation: nil)
                 flight.finish(.success(Kept(value)))
             } catch {
                 flight.finish(.failure(error))
@@ -239,15 +240,19 @@ extension Resolver {
     }
 
     /// Runs the factory in a step of the task's path, then keeps the instance.
+    ///
+    /// A shared instance's build runs in a task of its own (`ownTask`), for every caller: its
+    /// `.graph` instances and what it lets go are its own, not those of the caller that started it,
+    /// whose resolution may end (cancelled, say) while it runs.
     private static func run<T>(
         _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: AsyncStep?,
-        flight: AsyncFlight? = nil, cancellable: Bool = true, isolation: isolated (any Actor)?
+        flight: AsyncFlight? = nil, ownTask: Bool = false, cancellable: Bool = true, isolation: isolated (any Actor)?
     ) async throws -> T {
         let provider = typed(build.provider, as: T.self)
         let binding = AsyncStep(
             build.builder, provider: provider, key: key, site: site, flight: flight, enclosing: step,
-            sandbox: build.sandbox)
-        defer { if step == nil { binding.retireGraph() } }
+            endsResolution: ownTask, sandbox: build.sandbox)
+        defer { if binding.endsResolution { binding.retireGraph() } }
         // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
         // abstraction level, and re-abstracting it costs an allocation a call.
         guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
@@ -389,6 +394,10 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     let key: Key
     /// Where the build was asked for.
     let site: SourceLocation?
+    /// Whether the async resolution ends with this build: the outermost one, or a shared instance's
+    /// build in a task of its own. It holds the resolution's `.graph` instances and what is let go
+    /// meanwhile.
+    let endsResolution: Bool
     /// The flight this build ends, when it builds a shared instance. Weak: a task the factory
     /// started keeps the binding, and the flight keeps its instance.
     weak let flight: AsyncFlight?
@@ -404,11 +413,12 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
 
     init(
         _ container: Resolver, provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?,
-        enclosing: AsyncStep?, sandbox: Resolver?
+        enclosing: AsyncStep?, endsResolution: Bool = false, sandbox: Resolver?
     ) {
         self.provider = provider
         self.key = key
         self.site = site
+        self.endsResolution = endsResolution || enclosing == nil
         self.flight = flight
         super.init(container, enclosing: enclosing, isStep: true, sandbox: sandbox)
     }
@@ -426,8 +436,12 @@ extension AsyncStep {
     /// The innermost build of a shared instance this task runs, if any.
     var innermostFlight: AsyncFlight? { steps.lazy.compactMap(\.flight).first }
 
-    /// The outermost async build in progress: the one whose end ends the async resolution.
-    var outermost: AsyncStep { steps.reduce(self) { $1 } }
+    /// The build whose end ends the async resolution this one is part of (``endsResolution``).
+    var outermost: AsyncStep {
+        var step = self
+        while !step.endsResolution, let enclosing = step.enclosingStep { step = enclosing }
+        return step
+    }
 
     /// How many async builds are in progress.
     var depth: Int { steps.reduce(0) { count, _ in count + 1 } }

@@ -1,0 +1,91 @@
+import Foundation
+import Syringe
+import Testing
+
+// A shared instance's async build runs in a task of its own, for every caller: its `.graph`
+// instances and what it lets go belong to that build, not to the caller that started it, whose
+// resolution may end first (its task cancelled, say).
+
+private final class SbGraph {
+    nonisolated(unsafe) static var count = 0  // built under the test's serial steps only
+    let serial: Int
+    init() {
+        Self.count += 1
+        serial = Self.count
+    }
+}
+private final class SbShared: Sendable {
+    let sameGraph: Bool
+    init(sameGraph: Bool) { self.sameGraph = sameGraph }
+}
+private final class SbFirstCaller: Sendable {
+    let shared: SbShared
+    init(shared: SbShared) { self.shared = shared }
+}
+private final class SbAnswer: Sendable {}
+private final class SbAsker: Sendable {
+    let answer: SbAnswer
+    init(answer: SbAnswer) { self.answer = answer }
+}
+private final class SbResolvesOnDeinit: @unchecked Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+@Suite struct AsyncSharedBuildTests {
+    /// The first caller is cancelled while a second one waits: the build goes on for the second,
+    /// and its `.graph` instances are still one per build.
+    @Test func theGraphOfASharedBuildOutlivesItsCancelledFirstCaller() async throws {
+        let r = Resolver()
+        let started = AfGate()
+        let gate = AfGate()
+        r.register(lifetime: .graph) { SbGraph() }
+        r.register(lifetime: .singleton) { (r: Resolver) async -> SbShared in
+            started.open()
+            await gate.wait()
+            let first = r.resolve(SbGraph.self).serial  // not held
+            let second = r.resolve(SbGraph.self).serial
+            return SbShared(sameGraph: first == second)
+        }
+        r.register { (r: Resolver) async throws -> SbFirstCaller in SbFirstCaller(shared: try await r.tryResolveAsync())
+        }
+        let first = Task { try await r.tryResolveAsync(SbFirstCaller.self) }
+        await started.wait()
+        let second = Task { try await r.tryResolveAsync(SbShared.self) }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        first.cancel()
+        _ = await first.result
+        gate.open()
+        #expect(try await second.value.sameGraph)
+    }
+
+    /// What the build lets go is released when the build ends, also after its first caller was
+    /// cancelled: a deinitializer that resolves the instance in the making waits for it (it was
+    /// released at once, inside the factory, and stopped with a false cycle).
+    @Test func whatASharedBuildLetsGoWaitsForItsEndAfterItsFirstCallerWasCancelled() async {
+        await #expect(processExitsWith: .success) {
+            fxStartWatchdog()
+            let r = Resolver()
+            let started = AfGate()
+            let gate = AfGate()
+            r.register(lifetime: .singleton) { SbResolvesOnDeinit { _ = r.resolve(SbAnswer.self) } }
+            _ = r.resolve(SbResolvesOnDeinit.self)
+            r.register(lifetime: .singleton) { (r: Resolver) async -> SbAnswer in
+                started.open()
+                await gate.wait()
+                r.dropCached([SbResolvesOnDeinit.self])  // its deinitializer resolves SbAnswer
+                return SbAnswer()
+            }
+            r.register { (r: Resolver) async throws -> SbAsker in SbAsker(answer: try await r.tryResolveAsync()) }
+            let first = Task { try await r.tryResolveAsync(SbAsker.self) }
+            await started.wait()
+            let second = Task { try await r.tryResolveAsync(SbAnswer.self) }
+            try await Task.sleep(nanoseconds: 20_000_000)
+            first.cancel()
+            _ = await first.result
+            gate.open()
+            _ = try await second.value
+        }
+    }
+}
