@@ -255,7 +255,8 @@ extension Resolver {
             resolution.container = outer
             resolution.clearSeam()
         }
-        let binding = ContainerBinding(container, enclosing: Self.binding?.asyncStep)
+        let outerBinding = Self.binding
+        let binding = ContainerBinding(container, enclosing: outerBinding?.asyncStep, outer: outerBinding)
         guard let verification = resolution.verification else {
             return try $binding.withValue(binding) { try body() }
         }
@@ -272,7 +273,7 @@ extension Resolver {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        let binding = ContainerBinding(container, enclosing: binding?.asyncStep)
+        let binding = ContainerBinding(container, enclosing: binding?.asyncStep, outer: binding)
         // A task started at once (`Task.immediate`) runs on the thread of the code that started it
         // until it first suspends: this binding wins over that code's container there.
         Resolution.current.noteAsyncBinding(binding)
@@ -335,14 +336,26 @@ class ContainerBinding: @unchecked Sendable {
     /// captured it) made inside resolves there instead.
     let sandbox: Resolver?
 
+    /// The binding of the task where this one was made, if any.
+    let outer: ContainerBinding?
+
     /// The innermost async build this binding is in, if any: the path a resolution continues.
     var asyncStep: AsyncStep? { self as? AsyncStep ?? enclosingStep }
 
+    /// Whether `binding` is this one or one it was made inside.
+    func isInside(_ binding: ContainerBinding) -> Bool {
+        sequence(first: self, next: \.outer).contains { $0 === binding }
+    }
+
     /// `isStep`: the binding is an ``AsyncStep``'s, which the outermost step's count covers when it
     /// is inside one.
-    init(_ container: Resolver, enclosing: AsyncStep?, isStep: Bool = false, sandbox: Resolver? = nil) {
+    init(
+        _ container: Resolver, enclosing: AsyncStep?, outer: ContainerBinding?, isStep: Bool = false,
+        sandbox: Resolver? = nil
+    ) {
         self.container = container
         enclosingStep = enclosing
+        self.outer = outer
         self.sandbox = sandbox ?? enclosing?.sandbox
         // A build inside another keeps the outermost one, which is counted, alive: it need not be.
         isCounted = !isStep || enclosing == nil

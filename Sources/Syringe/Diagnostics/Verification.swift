@@ -128,7 +128,7 @@ extension Resolver {
         var outcomes: [Key: ResolutionError?] = [:]
         // Bound to the run's container, which the async builds carry: what a factory resolves from
         // a container it captured (this one, or an ancestor) is built there instead.
-        let runBinding = ContainerBinding(sandbox, enclosing: nil, sandbox: sandbox)
+        let runBinding = ContainerBinding(sandbox, enclosing: nil, outer: nil, sandbox: sandbox)
         for binding in plan.bindings where binding.provider.isAsync {
             do {
                 let value = try await Resolver.$binding.withValue(runBinding) {

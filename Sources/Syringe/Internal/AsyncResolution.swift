@@ -420,7 +420,7 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
         self.site = site
         self.endsResolution = endsResolution || enclosing == nil
         self.flight = flight
-        super.init(container, enclosing: enclosing, isStep: true, sandbox: sandbox)
+        super.init(container, enclosing: enclosing, outer: Resolver.binding, isStep: true, sandbox: sandbox)
     }
 }
 

@@ -454,10 +454,7 @@ extension Resolver {
         // A `verify()` run's first instance is not claimed: it decides for its own container alone,
         // and the registration's may be in the making on the thread that waits for the run (a
         // factory that calls `verify()`), which the claim would wait for without end.
-        plan.isClaimed =
-            store.sharesInstances
-            || (isFirst && !(store is GraphStore) && resolution.verification == nil
-                && resolution.asyncStep?.sandbox == nil)
+        plan.isClaimed = store.sharesInstances || (isFirst && !(store is GraphStore) && resolution.verification == nil)
         return plan
     }
 
@@ -585,6 +582,10 @@ extension Resolver {
                     kept = build.provider.keepFirst(
                         instance, isMarked: isMarked, in: build.store, keptBy: build.owner, for: resolution,
                         from: self, leftovers: &leftovers)
+                } else if let owner = build.owner, let current = build.provider.store(keptBy: owner),
+                    current !== build.store, let first = current.kept(for: resolution)
+                {
+                    kept = first  // the test container's first instance, kept meanwhile as its own singleton
                 } else {
                     build.store.keep(instance, for: resolution, from: self, leftovers: &leftovers)
                 }

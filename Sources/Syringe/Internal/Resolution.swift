@@ -79,10 +79,13 @@ final class Resolution {
         seamBinding == nil ? containerReference : containerAcrossSeam()
     }
 
+    /// Inside the seam's scope (its task, its nested bindings and async builds included), the
+    /// task's innermost binding; elsewhere ``containerReference``.
     @inline(never)
     private func containerAcrossSeam() -> Unmanaged<Resolver>? {
-        guard depth == seamDepth, let seam = seamBinding, Resolver.binding === seam else { return containerReference }
-        return .passUnretained(seam.container)
+        guard depth == seamDepth, let seam = seamBinding, let innermost = Resolver.binding, innermost.isInside(seam)
+        else { return containerReference }
+        return .passUnretained(innermost.container)
     }
 
     /// Lets go of the seam once this thread's state holds no container.
@@ -94,6 +97,7 @@ final class Resolution {
     /// container, it is another task's, which started the calling task at once inside it.
     func noteAsyncBinding(_ binding: ContainerBinding) {
         guard containerReference != nil else { return }
+        if let seam = seamBinding, depth == seamDepth, binding.isInside(seam) { return }  // nested in its scope
         seamBinding = binding
         seamDepth = depth
     }
@@ -218,12 +222,13 @@ final class Resolution {
         guard let step, depth == 0, asyncStep == nil else { return try body() }
         let outerContainer = containerReference
         asyncStep = step
-        containerReference = containerReference ?? .passUnretained(step.container)
+        containerReference = threadContainer ?? .passUnretained(step.container)
         depthLimit = Resolver.maximumDepth - step.depth
         defer {
             asyncStep = nil
             containerReference = outerContainer
             depthLimit = Resolver.maximumDepth
+            clearSeam()
         }
         return try body()
     }
