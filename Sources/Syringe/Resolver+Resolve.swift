@@ -236,9 +236,13 @@ extension Resolver {
         _ key: Key, site: SourceLocation, isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
         var candidates = argumentCandidates(for: key)
+        var exact = [key]
         if let optional = T.self as? any OptionalType.Type {
-            candidates += argumentCandidates(for: key.with(type: optional.wrappedType))  // a `T?`: `T`'s too
+            exact.append(key.with(type: optional.wrappedType))
+            candidates += argumentCandidates(for: exact[1])  // a `T?`: `T`'s too
         }
+        // A registration for these very argument types was asked first: its nil is the answer.
+        if candidates.contains(where: { exact.contains($0.key) }) { return nil }
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
         let resolution = Resolution.current

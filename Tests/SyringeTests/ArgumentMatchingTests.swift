@@ -7,6 +7,9 @@ import Testing
 private protocol AMRoutes: AnyObject {
     var name: String { get }
 }
+private final class AMOtherRouter: AMRoutes {
+    let name = "other"
+}
 private final class AMRouter: AMRoutes {
     let name = "router"
 }
@@ -61,6 +64,23 @@ private final class AMHolder {
         #expect(screen?.routes === router)
         let none: AMScreen? = try r.tryResolve(arguments: 3)
         #expect(none == nil)
+    }
+
+    /// A registration for the very argument types answers a request for `T?`, nil included: its
+    /// factory runs once, and no registration whose argument types the values convert to replaces
+    /// its nil.
+    @Test func anExactRegistrationsNilIsTheAnswer() throws {
+        let r = Resolver()
+        let calls = FxCounter()
+        r.register(AMScreen?.self, arguments: AMRoutes.self) { AMScreen(routes: $0) }
+        r.register(AMScreen?.self, arguments: AMRouter.self) { _ -> AMScreen? in
+            calls.increment()
+            return nil
+        }
+        let screen: AMScreen? = try r.tryResolve(arguments: AMRouter())
+        #expect(screen == nil)
+        #expect(calls.value == 1)
+        #expect((try r.tryResolve(arguments: AMOtherRouter()) as AMScreen?) != nil)
     }
 
     @Test func severalArgumentsAreEachConverted() {
