@@ -6,7 +6,7 @@ import Testing
 // first instance never fixes the lifetime its parent or another test container sees, and the
 // parent's decision never takes the test container's instance away.
 
-private protocol SmStore: AnyObject {}
+private protocol SmStore: AnyObject, Sendable {}
 private final class SmMarkedStore: SmStore, Singleton {}
 
 private func smRegister(in r: Resolver) {
@@ -91,5 +91,33 @@ private func smRegister(in r: Resolver) {
         #expect(p1 === p2)
         #expect(t1 === t2)
         #expect(t1 !== p1)
+    }
+
+    /// An async factory: a first resolution that joins another container's build in flight (the
+    /// parent's, a test container's) takes not its instance but builds its own.
+    @Test(arguments: [true, false])
+    func aFirstAsyncResolutionJoiningAnotherContainersBuildKeepsItsOwn(testContainerFirst: Bool) async throws {
+        let parent = Resolver()
+        let gate = AfGate()
+        let calls = FxCounter()
+        parent.register(SmStore.self) { () async -> SmStore in
+            calls.increment()
+            if calls.value == 1 { await gate.wait() }
+            return SmMarkedStore()
+        }
+        let test = Resolver(isolatedChildOf: parent)
+        let (first, second) = testContainerFirst ? (test, parent) : (parent, test)
+        let firstTask = Task { () async -> SmStore in await first.resolveAsync() }
+        while calls.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let secondTask = Task { () async -> SmStore in await second.resolveAsync() }
+        try await Task.sleep(for: .milliseconds(100))
+        gate.open()
+        let f1 = await firstTask.value
+        let s1 = await secondTask.value
+        let f2: SmStore = await first.resolveAsync()
+        let s2: SmStore = await second.resolveAsync()
+        #expect(f1 === f2)
+        #expect(s1 === s2)
+        #expect(f1 !== s1)
     }
 }

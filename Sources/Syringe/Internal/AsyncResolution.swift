@@ -190,8 +190,17 @@ extension Resolver {
                     build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
                     isolation: isolation)
             }
-            if instance(in: first, as: T.self) is any Singleton {
-                kept = first
+            // A Singleton kept for this container is everyone's; another container's (a test
+            // container's, its parent's) is not: this one decides from its own first instance.
+            let own = registryLock.withReadLock(Resolution.current.stripe) {
+                build.provider.store(keptBy: build.owner)?.kept(for: .current)
+            }
+            if let own {
+                kept = own
+            } else if instance(in: first, as: T.self) is any Singleton {
+                return try await self.build(
+                    build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
+                    isolation: isolation)
             } else {
                 return try await run(
                     build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
