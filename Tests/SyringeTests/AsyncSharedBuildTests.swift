@@ -33,7 +33,48 @@ private final class SbResolvesOnDeinit: @unchecked Sendable {
     deinit { onDeinit() }
 }
 
+/// Knows whether its `initCompleted` step has ended.
+private final class SbLibrary: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isComplete = false
+    var complete: Bool {
+        get { lock.withLock { isComplete } }
+        set { lock.withLock { isComplete = newValue } }
+    }
+    var catalog: SbCatalog?
+}
+private final class SbCatalog: Sendable {
+    let library: SbLibrary
+    init(library: SbLibrary) { self.library = library }
+}
+
 @Suite struct AsyncSharedBuildTests {
+    /// CyclesAndBackReferences: until its step has run, a shared instance is seen only by the
+    /// resolution building it, and so is every shared instance that resolution builds meanwhile;
+    /// also when the instance is an async singleton's.
+    @Test func anAsyncSingletonsStepPublishesWhatItBuildsOnceItHasRun() async {
+        let r = Resolver()
+        let inStep = DispatchSemaphore(value: 0)
+        r.register(lifetime: .singleton) { () async -> SbLibrary in SbLibrary() }
+            .initCompleted { (r: Resolver, library: SbLibrary) in
+                library.catalog = r.resolve(SbCatalog.self)
+                inStep.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+                library.complete = true
+            }
+        r.register(lifetime: .singleton) { (r: Resolver) in SbCatalog(library: r.resolve()) }
+        let build = Task.detached { _ = await r.resolveAsync(SbLibrary.self) }
+        await withCheckedContinuation { done in
+            Thread {
+                inStep.wait()
+                done.resume()
+            }.start()
+        }
+        let catalog = try? r.tryResolve(SbCatalog.self)  // waits for the step, or finds no Library yet
+        #expect(catalog.map { $0.library.complete } != false)
+        await build.value
+    }
+
     /// The first caller is cancelled while a second one waits: the build goes on for the second,
     /// and its `.graph` instances are still one per build.
     @Test func theGraphOfASharedBuildOutlivesItsCancelledFirstCaller() async throws {

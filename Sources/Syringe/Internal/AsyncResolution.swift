@@ -316,10 +316,20 @@ extension Resolver {
                 let id = ObjectIdentifier(store)
                 resolution.provisional[id] = built
                 defer { resolution.provisional[id] = nil }
-                do {
-                    try steps.run(build.builder, value)
-                } catch {
-                    throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
+                // Run as the synchronous path runs a step, so that the shared instances it builds are
+                // published once it has run, not before. (This thread may hold another task's
+                // resolution, a task started at once inside a factory: its steps are not ours to run.)
+                if resolution.depth == 0 && resolution.pendingCompletions.isEmpty {
+                    resolution.enqueueCompletion(
+                        Frame(provider: build.provider, site: site), in: build.builder, value: value, step: steps.run
+                    ) { _ in }
+                    try resolution.runPendingCompletions()
+                } else {
+                    do {
+                        try steps.run(build.builder, value)
+                    } catch {
+                        throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
+                    }
                 }
             }
             let kept = Build(
