@@ -111,7 +111,9 @@ extension Resolver {
         let key = Key(T.self, qualifier: qualifier, name: name, argumentTypes: First.self, repeat (each Rest).self)
         return addProvider(
             key,
-            make: .async(asyncArgumentFactory(factory), isolation: factory.isolation),
+            make: .async(
+                asyncArgumentFactory(factory), isolation: factory.isolation,
+                converting: { convertedTuple($0, as: (First, repeat each Rest).self) }),
             lifetime: lifetime, site: SourceLocation(file: file, line: line), isMainActorBound: false)
     }
 
@@ -542,6 +544,11 @@ extension Resolver {
             return try await resolveAsync(
                 key, from: container, arguments: arguments, site: site, cancellable: true, isolation: isolation)
         } catch let error as ResolutionError where error.isNotRegistered {
+            if let converted: T = try await resolveConvertingAsync(
+                key, from: container, arguments: arguments, site: site, isolation: isolation)
+            {
+                return converted
+            }
             throw missingError(for: key, from: container, site: site, as: T.self)
         }
     }
@@ -555,6 +562,15 @@ extension Resolver {
         do {
             return try await resolveAsync(key, from: container, arguments: arguments, site: site, isolation: isolation)
         } catch let error as ResolutionError where error.isNotRegistered {
+            do {
+                if let converted: T = try await resolveConvertingAsync(
+                    key, from: container, arguments: arguments, site: site, isolation: isolation)
+                {
+                    return converted
+                }
+            } catch {
+                trapAsync(error, calledAt: site)
+            }
             trapAsync(missingError(for: key, from: container, site: site, as: T.self), calledAt: site)
         } catch {
             trapAsync(error, calledAt: site)
@@ -573,13 +589,43 @@ extension Resolver {
             let value: T = try await resolveAsync(
                 key, from: container, arguments: arguments, site: site, isolation: isolation)
             return value
-        } catch let error as ResolutionError
-            where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth)
-        {
+        } catch let error as ResolutionError where error.isNotRegistered {
+            do {
+                return try await resolveConvertingAsync(
+                    key, from: container, arguments: arguments, site: site, isolation: isolation)
+            } catch {
+                trapAsync(error, calledAt: site)
+            }
+        } catch let error as ResolutionError where error.yieldsNothing(for: key, atDepth: depth) {
             return nil
         } catch {
             trapAsync(error, calledAt: site)
         }
+    }
+
+    /// After a miss with runtime arguments, resolves with a registration of `key`'s type and
+    /// selectors (or, for a `T?`, of `T`'s) whose argument types the values convert to, as the
+    /// synchronous path does; nil if none does, or without arguments.
+    static func resolveConvertingAsync<T>(
+        _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
+        isolation: isolated (any Actor)?
+    ) async throws -> T? {
+        guard let arguments, let argumentTypes = key.arguments else { return nil }
+        // Two or more arguments travel as a tuple; one, as itself (a tuple too, if it is one).
+        let values =
+            argumentTypes is any ArgumentPackType.Type
+            ? Mirror(reflecting: arguments).children.map(\.value) : [arguments]
+        let resolver = container ?? current
+        var candidates = resolver.argumentCandidates(for: key)
+        if let optional = T.self as? any OptionalType.Type {
+            candidates += resolver.argumentCandidates(for: key.with(type: optional.wrappedType))
+        }
+        for binding in candidates {
+            let value = try await binding.provider.resolveConvertingAsync(
+                values, from: resolver, site: site, isolation: isolation)
+            if let converted = value as? T { return converted }
+        }
+        return nil
     }
 
     /// Stops the program with `error` (a ``ResolutionError``: nothing else is thrown where it is

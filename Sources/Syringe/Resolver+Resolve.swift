@@ -258,7 +258,7 @@ extension Resolver {
     /// A call whose values have other static types than the registered arguments (Swift opens
     /// an existential to its dynamic type) still reaches one whose argument types the values
     /// are instances of; a call for which there is none costs this lookup only.
-    private func argumentCandidates(for key: Key) -> [AnyBinding] {
+    func argumentCandidates(for key: Key) -> [AnyBinding] {
         withChainReadLock { () -> [AnyBinding] in
             var found: [AnyBinding] = []
             var container: Resolver? = self

@@ -129,3 +129,40 @@ private final class AMHolder {
         #expect((r.resolve(arguments: concrete) as AMMainScreen).routes === concrete)
     }
 }
+
+/// AsyncFactories: the async twins have the same `arguments:` forms, which match values by their
+/// dynamic types as the synchronous ones do.
+@Suite struct AsyncArgumentMatchingTests {
+    @Test func aSubclassOrAConformingValueReachesASynchronousRegistration() async throws {
+        let r = Resolver()
+        r.register(arguments: AMBase.self) { AMHolder(base: $0) }
+        let derived = AMDerived()
+        #expect(try await r.tryResolveAsync(AMHolder.self, arguments: derived).base === derived)
+        #expect(await r.optionalAsync(AMHolder.self, arguments: derived)?.base === derived)
+        #expect(await r.resolveAsync(AMHolder.self, arguments: derived).base === derived)
+    }
+
+    @Test func aConformingValueReachesAnAsyncRegistration() async throws {
+        let r = Resolver()
+        r.register(arguments: AMAsyncRoutes.self, Int.self) { (routes: AMAsyncRoutes, id: Int) async in
+            AMAsyncScreen(routes: routes, id: id)
+        }
+        let router = AMAsyncRouter()
+        let screen: AMAsyncScreen = try await r.tryResolveAsync(arguments: router, 4)
+        #expect(screen.routes === router && screen.id == 4)
+        #expect(await r.optionalAsync(AMAsyncScreen.self, arguments: router, 5)?.id == 5)
+        #expect(await r.optionalAsync(AMAsyncScreen.self, arguments: "not a router", 5) == nil)
+        await #expect(throws: ResolutionError.self) { try await r.tryResolveAsync(AMAsyncScreen.self, arguments: 3, 5) }
+    }
+}
+
+private protocol AMAsyncRoutes: AnyObject, Sendable {}
+private final class AMAsyncRouter: AMAsyncRoutes {}
+private final class AMAsyncScreen: Sendable {
+    let routes: AMAsyncRoutes
+    let id: Int
+    init(routes: AMAsyncRoutes, id: Int) {
+        self.routes = routes
+        self.id = id
+    }
+}

@@ -234,6 +234,11 @@ class AnyProvider: AnyBinding {
         _ values: [Any], from container: Resolver, site: SourceLocation
     ) throws(ResolutionError) -> Any? { fatalError("abstract") }
 
+    /// ``resolveConverting(_:from:site:)`` on the async path, which also builds async registrations.
+    func resolveConvertingAsync(
+        _ values: [Any], from container: Resolver, site: SourceLocation, isolation: isolated (any Actor)?
+    ) async throws -> Any? { fatalError("abstract") }
+
     /// Whether its only argument is Optional, so that it may be resolved without arguments.
     var acceptsNoArguments: Bool { false }
 }
@@ -245,8 +250,11 @@ final class Provider<T>: AnyProvider {
         case resolver((Resolver) throws -> T)
         case arguments(ArgumentFactory<T>)
         /// An async factory, with the container and the arguments (a tuple, or nil without), and
-        /// the isolation it was written in (its `initCompleted` steps run there too).
-        case async((Resolver, Any?) async throws -> sending T, isolation: (any Actor)?)
+        /// the isolation it was written in (its `initCompleted` steps run there too); with
+        /// arguments, what converts values to them (``ArgumentFactory/converted(_:)``).
+        case async(
+            (Resolver, Any?) async throws -> sending T, isolation: (any Actor)?,
+            converting: (([Any]) -> Any?)? = nil)
     }
 
     // The factories, one set: kept apart rather than as a `Factory`, so that the resolution path
@@ -257,6 +265,8 @@ final class Provider<T>: AnyProvider {
     let asyncFactory: ((Resolver, Any?) async throws -> sending T)?
     /// The isolation an async factory was written in, if any.
     private(set) var asyncIsolation: (any Actor)?
+    /// An async factory's conversion of values to its argument types, if it takes any.
+    private(set) var asyncArgumentConversion: (([Any]) -> Any?)?
 
     @inline(__always)
     init(
@@ -269,9 +279,10 @@ final class Provider<T>: AnyProvider {
             (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, make, nil, nil)
         case .arguments(let make):
             (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, make, nil)
-        case .async(let make, let isolation):
+        case .async(let make, let isolation, let converting):
             (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, nil, make)
             asyncIsolation = isolation
+            asyncArgumentConversion = converting
         }
         super.init(
             key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound,
@@ -321,6 +332,14 @@ final class Provider<T>: AnyProvider {
         let value: T = try Resolver.resolve(
             key, from: container, provider: self, arguments: arguments, site: site, in: resolution)
         return value
+    }
+
+    override func resolveConvertingAsync(
+        _ values: [Any], from container: Resolver, site: SourceLocation, isolation: isolated (any Actor)?
+    ) async throws -> Any? {
+        guard let arguments = argumentFactory?.converted(values) ?? asyncArgumentConversion?(values) else { return nil }
+        return try await resolveErasedAsync(
+            as: key, from: container, arguments: arguments, site: site, isolation: isolation)
     }
 
     override func resolveErasedAsync(
