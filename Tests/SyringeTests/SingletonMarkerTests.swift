@@ -8,9 +8,21 @@ import Testing
 
 private protocol SmStore: AnyObject, Sendable {}
 private final class SmMarkedStore: SmStore, Singleton {}
+private final class SmPlainStore: SmStore {}
+/// Which kind of store the registration's factory builds.
+private struct SmFlag {
+    var marked: Bool
+}
 
 private func smRegister(in r: Resolver) {
     r.register(SmStore.self) { SmMarkedStore() }
+}
+
+/// Registers a store whose kind the container's `SmFlag` decides.
+private func smRegisterByFlag(in r: Resolver) {
+    r.register(SmStore.self) { r in
+        (r.resolve() as SmFlag).marked ? SmMarkedStore() as SmStore : SmPlainStore() as SmStore
+    }
 }
 
 @Suite struct SingletonMarkerTests {
@@ -119,5 +131,64 @@ private func smRegister(in r: Resolver) {
         #expect(f1 === f2)
         #expect(s1 === s2)
         #expect(f1 !== s1)
+    }
+
+    /// The parent's factory gives a Singleton; a test container overrides a dependency so that its
+    /// first instance is not one. The parent must still decide from its own first instance.
+    @Test func aTestContainersUnmarkedFirstInstanceMustNotMakeTheParentsSingletonTransient() {
+        let parent = Resolver()
+        parent.register { SmFlag(marked: true) }
+        smRegisterByFlag(in: parent)
+        let test = Resolver(isolatedChildOf: parent)
+        test.register { SmFlag(marked: false) }
+        let t: SmStore = test.resolve()
+        #expect(t is SmPlainStore)
+        let p1: SmStore = parent.resolve()
+        let p2: SmStore = parent.resolve()
+        #expect(p1 is SmMarkedStore)
+        #expect(p1 === p2, "the parent's Singleton was built twice: the test container's first instance decided for it")
+    }
+
+    /// The same through a context factory: a test container in the test context gets an unmarked mock.
+    @Test func aTestContainersOnTestMockMustNotMakeTheParentsSingletonTransient() {
+        let parent = Resolver()
+        parent.context = Resolver.Context(isTest: false)
+        parent.register(SmStore.self) { SmMarkedStore() }.onTest { SmPlainStore() as SmStore }
+        let test = Resolver(isolatedChildOf: parent)
+        test.context = Resolver.Context(isTest: true)
+        let t: SmStore = test.resolve()
+        #expect(t is SmPlainStore)
+        let p1: SmStore = parent.resolve()
+        let p2: SmStore = parent.resolve()
+        #expect(p1 === p2, "the parent's Singleton was built twice")
+    }
+
+    /// The parent decides first with an unmarked instance; the test container's own first instance
+    /// is a Singleton and must be kept as its own.
+    @Test func aTestContainerWhoseFirstInstanceIsASingletonKeepsItAfterTheParentsUnmarkedOne() {
+        let parent = Resolver()
+        parent.register { SmFlag(marked: false) }
+        smRegisterByFlag(in: parent)
+        let p: SmStore = parent.resolve()
+        #expect(p is SmPlainStore)
+        let test = Resolver(isolatedChildOf: parent)
+        test.register { SmFlag(marked: true) }
+        let t1: SmStore = test.resolve()
+        let t2: SmStore = test.resolve()
+        #expect(t1 is SmMarkedStore)
+        #expect(t1 === t2, "the test container's Singleton was built twice")
+    }
+
+    /// verify() with a stand-in builds in a throw-away test container: it must not change the
+    /// lifetime the verified container's registration gets.
+    @Test func verifyWithAStandInMustNotDecideTheParentsLifetime() {
+        let parent = Resolver()
+        parent.register { SmFlag(marked: true) }
+        smRegisterByFlag(in: parent)
+        _ = parent.verify(providing: { $0.register { SmFlag(marked: false) } })
+        let p1: SmStore = parent.resolve()
+        let p2: SmStore = parent.resolve()
+        #expect(p1 is SmMarkedStore)
+        #expect(p1 === p2, "verify() made the parent's Singleton transient")
     }
 }

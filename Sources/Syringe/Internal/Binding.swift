@@ -59,6 +59,9 @@ class AnyProvider: AnyBinding {
     /// marker makes aside: a test container's copy made by its own first instance holds while this
     /// is unchanged (``StoreCopy/decidedAt``).
     private(set) var storeChanges: UInt32 = 0
+    /// The store the registration's own marked first instance replaced: where a test container's
+    /// unmarked first instance is kept (an empty copy of it). Write lock held.
+    private var storeBeforeMarker: InstanceStore?
     /// What a plan asks of every registration, read in one access (each access of a class's
     /// stored property is checked for exclusivity at run time; callgrind, a transient resolution:
     /// 1,333 instructions with a field of its own for `hasContexts`, 1,249 with one byte for both).
@@ -90,10 +93,13 @@ class AnyProvider: AnyBinding {
 
     struct Traits: OptionSet {
         let rawValue: UInt8
-        /// The ``Singleton`` marker is still to be read off the first instance: the registered type
-        /// does not tell (a protocol, a class with subclasses).
+        /// The ``Singleton`` marker is still to be read off the registration's first instance: the
+        /// registered type does not tell (a protocol, a class with subclasses).
         static let markerUndecided = Traits(rawValue: 1)
         static let hasContexts = Traits(rawValue: 2)
+        /// The registered type does not tell, so each test container reads the marker off its own
+        /// first instance (``decidesFirst(keptBy:)``). Never removed.
+        static let markerFromInstance = Traits(rawValue: 4)
     }
 
     init(
@@ -127,10 +133,9 @@ class AnyProvider: AnyBinding {
     /// ``Singleton``: as the singleton when `isMarked`, else in `store`. Returns the instance to hand
     /// out (the singleton another thread kept first, if any). Write lock held.
     ///
-    /// A test container (`owner`) whose first instance is marked keeps it for itself alone: that
-    /// instance (a mock's, say) tells nothing of the parent's, and the parent and the other test
-    /// containers decide from their own first instances. An unmarked one decides for all: the
-    /// factory is the same.
+    /// A test container (`owner`) decides for itself alone: its first instance (a mock's, say, or
+    /// one built with its overrides) tells nothing of the parent's, and the parent and the other
+    /// test containers decide from their own first instances.
     func keepFirst(
         _ instance: AnyKept, isMarked: Bool, in store: InstanceStore, keptBy owner: Resolver?,
         for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
@@ -140,20 +145,35 @@ class AnyProvider: AnyBinding {
         {
             return kept  // another thread's first instance was marked
         }
-        guard isMarked else {
-            traits.remove(.markerUndecided)
-            store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
-            return store.kept(for: resolution) ?? instance  // a `.graph` one another task kept first
-        }
-        let singleton = SingletonStore(instance: instance)
         guard let owner else {
             traits.remove(.markerUndecided)
-            replaceStore(with: singleton, keepingCopies: true, leftovers: &leftovers)
+            guard isMarked else {
+                store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
+                return store.kept(for: resolution) ?? instance  // a `.graph` one another task kept first
+            }
+            storeBeforeMarker = self.store
+            replaceStore(with: SingletonStore(instance: instance), keepingCopies: true, leftovers: &leftovers)
             return instance
         }
-        let copy = StoreCopy(provider: self, original: self.store, store: singleton, decidedAt: storeChanges)
-        owner.keep(copy, leftovers: &leftovers)
-        return instance
+        // Unmarked, it is kept as the registration says: in the store the parent's own marked first
+        // instance replaced, not in the test container's copy of that singleton.
+        let own =
+            isMarked
+            ? SingletonStore(instance: instance)
+            : (store is SingletonStore ? storeBeforeMarker.map { $0.emptyCopy() } : nil) ?? store
+        owner.keep(
+            StoreCopy(provider: self, original: self.store, store: own, decidedAt: storeChanges), leftovers: &leftovers)
+        if !isMarked { own.keep(instance, for: resolution, from: container, leftovers: &leftovers) }
+        return own.kept(for: resolution) ?? instance
+    }
+
+    /// Whether the next instance test container `owner` keeps is its first, which decides for it
+    /// whether the registration's instances are ``Singleton``s (``keepFirst``). Read lock held.
+    @inline(never)
+    func decidesFirst(keptBy owner: Resolver) -> Bool {
+        guard traits.contains(.markerFromInstance) else { return false }
+        guard let copy = owner.storeCopies[ObjectIdentifier(self)], copy.decidedAt != nil else { return true }
+        return !copy.isCurrent
     }
 
     /// Gives a registration not bound yet, made with a transient store, the store of `lifetime`.
@@ -287,7 +307,9 @@ final class Provider<T>: AnyProvider {
         super.init(
             key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound,
             isAsync: asyncFactory != nil)
-        if !isMarked && key.arguments == nil && !instancesAreExactly(T.self) { traits = .markerUndecided }
+        if !isMarked && key.arguments == nil && !instancesAreExactly(T.self) {
+            traits = [.markerUndecided, .markerFromInstance]
+        }
     }
 
     /// Gives `context` its own factory (replacing one given before), making the registration

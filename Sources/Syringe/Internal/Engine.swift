@@ -435,7 +435,8 @@ extension Resolver {
             return Plan(.kept)
         }
         let traits = provider.traits
-        let isFirst = traits.contains(.markerUndecided)
+        var isFirst = traits.contains(.markerUndecided)
+        if let owner { isFirst = provider.decidesFirst(keptBy: owner) }  // a test container decides for itself
         if !isFirst && provider.completion == nil && type(of: store) == InstanceStore.self {
             var plan = Plan(.transient, provider)
             if traits.contains(.hasContexts) { plan.contextFactory = provider.contextFactoryNumber(builtBy: self) }
