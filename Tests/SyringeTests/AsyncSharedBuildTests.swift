@@ -27,6 +27,12 @@ private final class SbAsker: Sendable {
     let answer: SbAnswer
     init(answer: SbAnswer) { self.answer = answer }
 }
+private final class SbMissing {}
+private final class SbFailing: Sendable {}
+private final class SbNeedsFailing: Sendable {
+    let failing: SbFailing
+    init(failing: SbFailing) { self.failing = failing }
+}
 private final class SbResolvesOnDeinit: @unchecked Sendable {
     let onDeinit: @Sendable () -> Void
     init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
@@ -128,5 +134,36 @@ private final class SbCatalog: Sendable {
             gate.open()
             _ = try await second.value
         }
+    }
+
+    /// A caller that joined a shared build gets its failure with its own path, not the path of the
+    /// caller that started the build.
+    @Test func aWaiterGetsTheFailureWithItsOwnPath() async throws {
+        let r = Resolver()
+        let started = AfGate()
+        let gate = AfGate()
+        r.register(lifetime: .singleton) { (r: Resolver) async throws -> SbFailing in
+            started.open()
+            await gate.wait()
+            _ = try r.tryResolve(SbMissing.self)
+            return SbFailing()
+        }
+        r.register { (r: Resolver) async throws -> SbNeedsFailing in
+            SbNeedsFailing(failing: try await r.tryResolveAsync())
+        }
+        let first = Task { try await r.tryResolveAsync(SbNeedsFailing.self) }
+        await started.wait()
+        let second = Task { () -> [String] in
+            do {
+                _ = try await r.tryResolveAsync(SbFailing.self)
+                return []
+            } catch {
+                return (error as? ResolutionError)?.path ?? ["not a ResolutionError"]
+            }
+        }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        gate.open()
+        _ = await first.result
+        #expect(await second.value == ["SbFailing", "SbMissing"])
     }
 }

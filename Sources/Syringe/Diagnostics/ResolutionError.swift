@@ -76,9 +76,11 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             self.askedAs = askedAs
         }
 
-        func with(location: SourceLocation? = nil, prefix: [Key] = [], askedAs: Key? = nil) -> Details {
+        func with(
+            location: SourceLocation? = nil, prefix: [Key] = [], dropping dropped: Int = 0, askedAs: Key? = nil
+        ) -> Details {
             Details(
-                reason, key: key, pathKeys: prefix + pathKeys, endsWithKey: endsWithKey,
+                reason, key: key, pathKeys: prefix + pathKeys.dropFirst(dropped), endsWithKey: endsWithKey,
                 requestedTypeName: requestedTypeName, container: container, suggestions: suggestions,
                 location: location ?? self.location, askedAs: askedAs ?? self.askedAs)
         }
@@ -165,6 +167,13 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     /// checked by `verify()` apart from the object that declares it.
     func prefixed(by prefix: [Key]) -> ResolutionError {
         prefix.isEmpty ? self : ResolutionError(details: details.with(prefix: prefix))
+    }
+
+    /// The same failure as another caller of the shared build of `key` meets it: that caller's own
+    /// `path` leads to the build, not the path of the caller that started it.
+    func rebased(at key: Key, onto path: [Key]) -> ResolutionError {
+        let start = pathKeys.firstIndex(of: key) ?? pathKeys.count
+        return ResolutionError(details: details.with(prefix: path, dropping: start))
     }
 
     /// This error, asked for at `site` if it does not know where it was asked for (a factory

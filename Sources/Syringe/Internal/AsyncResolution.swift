@@ -208,7 +208,11 @@ extension Resolver {
             }
         case .joined(let flight):
             defer { holder?.stopWaiting(for: flight) }
-            kept = try await flight.wait(cancellable: cancellable)
+            do {
+                kept = try await flight.wait(cancellable: cancellable)
+            } catch let error as ResolutionError {
+                throw error.rebased(at: key, onto: step?.path ?? [])  // its path, not the first caller's
+            }
         case .started(let flight) where !store.sharesInstances:
             // The first instance of a registration that keeps none is built in the caller's task,
             // as every later one is; the others wait only to see whether it is a `Singleton`.
