@@ -27,6 +27,19 @@ private final class SbAsker: Sendable {
     let answer: SbAnswer
     init(answer: SbAnswer) { self.answer = answer }
 }
+private final class SbPart {}
+private final class SbOwner: @unchecked Sendable {
+    let part: SbPart
+    init(part: SbPart) { self.part = part }
+}
+private final class SbWhole: @unchecked Sendable {
+    let part: SbPart
+    let owner: SbOwner
+    init(part: SbPart, owner: SbOwner) {
+        self.part = part
+        self.owner = owner
+    }
+}
 private final class SbMissing {}
 private final class SbFailing: Sendable {}
 private final class SbNeedsFailing: Sendable {
@@ -165,5 +178,19 @@ private final class SbCatalog: Sendable {
         gate.open()
         _ = await first.result
         #expect(await second.value == ["SbFailing", "SbMissing"])
+    }
+
+    /// A shared instance built during a resolution gets that resolution's `.graph` instances, on
+    /// the async path as on the synchronous one, though its build runs in a task of its own.
+    @Test func aSharedBuildSharesItsCallersGraph() async {
+        let r = Resolver()
+        r.register(lifetime: .graph) { SbPart() }
+        r.register(lifetime: .singleton) { (r: Resolver) async -> SbOwner in SbOwner(part: r.resolve()) }
+        r.register { (r: Resolver) async -> SbWhole in
+            let part: SbPart = r.resolve()
+            return SbWhole(part: part, owner: await r.resolveAsync())
+        }
+        let whole: SbWhole = await r.resolveAsync()
+        #expect(whole.part === whole.owner.part)
     }
 }

@@ -240,6 +240,7 @@ extension Resolver {
         _ flight: AsyncFlight, _ build: AsyncBuild, as type: T.Type, key: Key, site: SourceLocation?,
         step: AsyncStep?
     ) {
+        step?.outermost.holdGraph()  // taken now: the caller may end before the task starts
         Task {
             do {
                 let value: T = try await run(
@@ -254,9 +255,9 @@ extension Resolver {
 
     /// Runs the factory in a step of the task's path, then keeps the instance.
     ///
-    /// A shared instance's build runs in a task of its own (`ownTask`), for every caller: its
-    /// `.graph` instances and what it lets go are its own, not those of the caller that started it,
-    /// whose resolution may end (cancelled, say) while it runs.
+    /// A shared instance's build runs in a task of its own (`ownTask`), for every caller. It is part
+    /// of the async resolution of the caller that started it (its `.graph` instances are that
+    /// resolution's), which ends when both have ended: the caller may end first (cancelled, say).
     private static func run<T>(
         _ build: AsyncBuild, key: Key, arguments: Any?, site: SourceLocation?, step: AsyncStep?,
         flight: AsyncFlight? = nil, ownTask: Bool = false, cancellable: Bool = true, isolation: isolated (any Actor)?
@@ -264,8 +265,9 @@ extension Resolver {
         let provider = typed(build.provider, as: T.self)
         let binding = AsyncStep(
             build.builder, provider: provider, key: key, site: site, flight: flight, enclosing: step,
-            endsResolution: ownTask, sandbox: build.sandbox)
-        defer { if binding.endsResolution { binding.retireGraph() } }
+            sandbox: build.sandbox)
+        let root = binding.outermost
+        defer { if step == nil || ownTask { root.retireGraph() } }
         // Bound with `guard let`: `unsafelyUnwrapped` hands the closure back at the generic
         // abstraction level, and re-abstracting it costs an allocation a call.
         guard let make = provider.asyncFactory else { preconditionFailure("an async registration") }
@@ -417,10 +419,6 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     let key: Key
     /// Where the build was asked for.
     let site: SourceLocation?
-    /// Whether the async resolution ends with this build: the outermost one, or a shared instance's
-    /// build in a task of its own. It holds the resolution's `.graph` instances and what is let go
-    /// meanwhile.
-    let endsResolution: Bool
     /// The flight this build ends, when it builds a shared instance. Weak: a task the factory
     /// started keeps the binding, and the flight keeps its instance.
     weak let flight: AsyncFlight?
@@ -430,18 +428,21 @@ final class AsyncStep: ContainerBinding, @unchecked Sendable {
     /// Whether the outermost step's build ended: a scope made after it (for a task its factory
     /// started) holds what it keeps weakly. Guarded by ``GraphScope/lock``.
     private var graphEnded = false
+    /// The outermost step's: how many of the builds that end its async resolution are still
+    /// running (its own, and the shared instances' builds it started in tasks of their own).
+    /// Guarded by ``GraphScope/lock``.
+    private var holders = 1
     /// The outermost step's: what was let go while its async resolution builds, released when its
     /// build ends. Guarded by ``GraphScope/lock``.
     private var leftovers = Leftovers()
 
     init(
         _ container: Resolver, provider: AnyProvider, key: Key, site: SourceLocation?, flight: AsyncFlight?,
-        enclosing: AsyncStep?, endsResolution: Bool = false, sandbox: Resolver?
+        enclosing: AsyncStep?, sandbox: Resolver?
     ) {
         self.provider = provider
         self.key = key
         self.site = site
-        self.endsResolution = endsResolution || enclosing == nil
         self.flight = flight
         super.init(container, enclosing: enclosing, outer: Resolver.binding, isStep: true, sandbox: sandbox)
     }
@@ -459,12 +460,9 @@ extension AsyncStep {
     /// The innermost build of a shared instance this task runs, if any.
     var innermostFlight: AsyncFlight? { steps.lazy.compactMap(\.flight).first }
 
-    /// The build whose end ends the async resolution this one is part of (``endsResolution``).
-    var outermost: AsyncStep {
-        var step = self
-        while !step.endsResolution, let enclosing = step.enclosingStep { step = enclosing }
-        return step
-    }
+    /// The outermost async build in progress: the one whose end (with the shared instances'
+    /// builds it started, ``holdGraph()``) ends the async resolution.
+    var outermost: AsyncStep { steps.reduce(self) { $1 } }
 
     /// How many async builds are in progress.
     var depth: Int { steps.reduce(0) { count, _ in count + 1 } }
@@ -489,12 +487,21 @@ extension AsyncStep {
         }
     }
 
-    /// Ends the async resolution's hold on its `.graph` instances (the outermost step's, once it is
-    /// built): what a lazy wrapper made in it keeps, and what a task its factory started keeps
-    /// later, is held weakly from then on.
+    /// Notes a shared instance's build, started by this (the outermost) step's resolution in a task
+    /// of its own: the resolution ends when it has ended too.
+    func holdGraph() {
+        GraphScope.lock.withLock { holders += 1 }
+    }
+
+    /// Ends a hold on the async resolution's `.graph` instances (the outermost step's, once it is
+    /// built, and each shared instance's build it started): when the last ends, what a lazy
+    /// wrapper made in it keeps, and what a task its factory started keeps later, is held weakly
+    /// from then on, and what it let go is released.
     func retireGraph() {
         var items = Leftovers()
-        GraphScope.lock.withLock {
+        GraphScope.lock.withLock { () -> GraphScope? in
+            holders -= 1
+            guard holders == 0 else { return nil }
             graphEnded = true
             items.take(&leftovers)
             return graph
