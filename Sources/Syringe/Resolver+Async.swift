@@ -541,14 +541,9 @@ extension Resolver {
         isolation: isolated (any Actor)?
     ) async throws -> T {
         do {
-            return try await resolveAsync(
+            return try await resolveAsyncConverting(
                 key, from: container, arguments: arguments, site: site, cancellable: true, isolation: isolation)
         } catch let error as ResolutionError where error.isNotRegistered {
-            if let converted: T = try await resolveConvertingAsync(
-                key, from: container, arguments: arguments, site: site, isolation: isolation)
-            {
-                return converted
-            }
             throw missingError(for: key, from: container, site: site, as: T.self)
         }
     }
@@ -560,17 +555,9 @@ extension Resolver {
         isolation: isolated (any Actor)?
     ) async -> T {
         do {
-            return try await resolveAsync(key, from: container, arguments: arguments, site: site, isolation: isolation)
+            return try await resolveAsyncConverting(
+                key, from: container, arguments: arguments, site: site, isolation: isolation)
         } catch let error as ResolutionError where error.isNotRegistered {
-            do {
-                if let converted: T = try await resolveConvertingAsync(
-                    key, from: container, arguments: arguments, site: site, isolation: isolation)
-                {
-                    return converted
-                }
-            } catch {
-                trapAsync(error, calledAt: site)
-            }
             trapAsync(missingError(for: key, from: container, site: site, as: T.self), calledAt: site)
         } catch {
             trapAsync(error, calledAt: site)
@@ -586,27 +573,47 @@ extension Resolver {
     ) async -> T? {
         let depth = asyncPath.count
         do {
-            let value: T = try await resolveAsync(
+            let value: T = try await resolveAsyncConverting(
                 key, from: container, arguments: arguments, site: site, isolation: isolation)
             return value
-        } catch let error as ResolutionError where error.isNotRegistered {
-            do {
-                return try await resolveConvertingAsync(
-                    key, from: container, arguments: arguments, site: site, isolation: isolation)
-            } catch {
-                trapAsync(error, calledAt: site)
-            }
-        } catch let error as ResolutionError where error.yieldsNothing(for: key, atDepth: depth) {
+        } catch let error as ResolutionError
+            where error.isNotRegistered || error.yieldsNothing(for: key, atDepth: depth)
+        {
             return nil
         } catch {
             trapAsync(error, calledAt: site)
         }
     }
 
-    /// After a miss with runtime arguments, resolves with a registration of `key`'s type and
-    /// selectors (or, for a `T?`, of `T`'s) whose argument types the values convert to, as the
-    /// synchronous path does; nil if none does, or without arguments.
-    static func resolveConvertingAsync<T>(
+    /// Resolves `key` on the async path. With runtime arguments, a miss, or a nil for a `T?`, tries
+    /// the registrations whose argument types the values convert to, as `resolve(arguments:)` does;
+    /// the miss is thrown when none does.
+    static func resolveAsyncConverting<T>(
+        _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation, cancellable: Bool = false,
+        isolation: isolated (any Actor)?
+    ) async throws -> T {
+        let value: T
+        do {
+            value = try await resolveAsync(
+                key, from: container, arguments: arguments, site: site, cancellable: cancellable, isolation: isolation)
+        } catch let error as ResolutionError where error.isNotRegistered && arguments != nil {
+            guard
+                let converted: T = try await resolveConvertingAsync(
+                    key, from: container, arguments: arguments, site: site, isolation: isolation)
+            else { throw error }
+            return converted
+        }
+        guard arguments != nil, T.self is any OptionalType.Type, (value as? any OptionalType)?.wrappedAny == nil,
+            let converted: T = try await resolveConvertingAsync(
+                key, from: container, arguments: arguments, site: site, isolation: isolation)
+        else { return value }
+        return converted
+    }
+
+    /// With runtime arguments nothing serves as given, resolves with a registration of `key`'s
+    /// type and selectors (or, for a `T?`, of `T`'s) whose argument types the values convert to;
+    /// nil if none does, or if a registration for the very argument types answered (with nil).
+    private static func resolveConvertingAsync<T>(
         _ key: Key, from container: Resolver?, arguments: Any?, site: SourceLocation,
         isolation: isolated (any Actor)?
     ) async throws -> T? {
@@ -617,9 +624,12 @@ extension Resolver {
             ? Mirror(reflecting: arguments).children.map(\.value) : [arguments]
         let resolver = container ?? current
         var candidates = resolver.argumentCandidates(for: key)
+        var exact = [key]
         if let optional = T.self as? any OptionalType.Type {
-            candidates += resolver.argumentCandidates(for: key.with(type: optional.wrappedType))
+            exact.append(key.with(type: optional.wrappedType))
+            candidates += resolver.argumentCandidates(for: exact[1])
         }
+        if candidates.contains(where: { exact.contains($0.key) }) { return nil }
         for binding in candidates {
             let value = try await binding.provider.resolveConvertingAsync(
                 values, from: resolver, site: site, isolation: isolation)

@@ -142,6 +142,16 @@ private final class AMHolder {
         #expect(await r.resolveAsync(AMHolder.self, arguments: derived).base === derived)
     }
 
+    @Test func anOptionalRequestMatchesTheSameWay() async throws {
+        let r = Resolver()
+        r.register(arguments: AMBase.self) { AMHolder(base: $0) }
+        let derived = AMDerived()
+        #expect(try r.tryResolve(AMHolder?.self, arguments: derived)?.base === derived)
+        #expect(try await r.tryResolveAsync(AMHolder?.self, arguments: derived)?.base === derived)
+        #expect(await r.optionalAsync(AMHolder?.self, arguments: derived)??.base === derived)
+        #expect(await r.resolveAsync(AMHolder?.self, arguments: "no such argument type") == nil)
+    }
+
     @Test func aConformingValueReachesAnAsyncRegistration() async throws {
         let r = Resolver()
         r.register(arguments: AMAsyncRoutes.self, Int.self) { (routes: AMAsyncRoutes, id: Int) async in
