@@ -224,9 +224,7 @@ extension Resolver {
     ) async -> [T] {
         let site = SourceLocation(file: file, line: line)
         bootstrapIfPending(.current, calledAt: site)
-        let bindings = withChainReadLock {
-            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
-        }
+        let bindings = withChainReadLock { bindingsServingLocked(T.self) }
         var all: [T] = []
         let depth = Resolver.asyncPath.count
         for binding in bindings {

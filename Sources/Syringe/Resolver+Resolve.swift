@@ -299,9 +299,7 @@ extension Resolver {
         let mark = MainActorMark(isolation, resolution)
         defer { mark.end(resolution) }
         bootstrapIfPending(resolution, calledAt: site)
-        let bindings = withChainReadLock(resolution) {
-            allBindingsLocked().filter { $0.key.type == T.self && $0.key.arguments == nil }
-        }
+        let bindings = withChainReadLock(resolution) { bindingsServingLocked(T.self) }
         return bindings.compactMap { binding in
             do throws(ResolutionError) {
                 let value = try binding.provider.resolveErased(

@@ -293,6 +293,21 @@ private func describe(_ error: (any Error)?) -> String {
         #expect(Set(plugins.map(\.name)) == ["b", "c", "d"])
     }
 
+    /// QualifiersAndNames: every registration that `.implements` the type, also when several do
+    /// without a name (`resolve()` gets the last), synchronous and async.
+    @Test func resolveAllCollectsEveryImplementer() async {
+        let r = Resolver()
+        r.register { ResPluginD() }.implements(ResPlugin.self)
+        r.register { ResPluginA() }.implements(ResPlugin.self)
+        r.register(ResPlugin.self, name: "c") { ResPluginC() }
+        #expect((r.resolveAll() as [ResPlugin]).map(\.name) == ["d", "a", "c"])
+        #expect((await r.resolveAllAsync() as [ResPlugin]).map(\.name) == ["d", "a", "c"])
+        #expect((r.resolve() as ResPlugin).name == "a")
+        #expect(r.verify().warnings.contains { $0.contains("is implemented by more than one registration") })
+        r.register(ResPlugin.self) { ResPluginB() }  // a registration of the type itself takes the key over
+        #expect((r.resolveAll() as [ResPlugin]).map(\.name) == ["c", "b"])
+    }
+
     @Test func resolveAllIncludesThePlainRegistration() {
         let r = Resolver()
         r.register(ResPlugin.self) { ResPluginA() }

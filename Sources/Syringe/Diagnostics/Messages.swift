@@ -104,6 +104,13 @@ enum Messages {
             + "(or give them different qualifiers or names)"
     }
 
+    /// `verify()`'s warning for a key that more than one registration's `.implements` wrote.
+    static func implementedTwice(_ key: Key, earlier: [SourceLocation], last: SourceLocation) -> String {
+        let sites = (earlier + [last]).map(\.description).joined(separator: ", then at ")
+        return "\(key) is implemented by more than one registration: at \(sites); resolve() gets the last and "
+            + "resolveAll() each of them (give them qualifiers or names to resolve one in particular)"
+    }
+
     /// `verify()`'s warning for a `.weak` (or weakly scoped) registration that builds a value type.
     static func weakValueType(_ key: Key, lifetime: String) -> String {
         "\(key) has a \(lifetime) lifetime but its factory builds a value type, which cannot be held weakly: "

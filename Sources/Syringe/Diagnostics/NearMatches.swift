@@ -37,6 +37,28 @@ extension Resolver {
     }
 
     /// Every binding along the chain, the nearest container's first.
+    /// What `resolveAll()` builds for `type`, in registration order (``allBindingsLocked()``'s):
+    /// every registration of it (each qualifier, name and scope; no runtime arguments), and every
+    /// registration that `.implements(type)`, also one whose key a later `.implements` took over.
+    /// Lock held.
+    func bindingsServingLocked(_ type: Any.Type) -> [(key: Key, provider: AnyProvider)] {
+        var served: [(key: Key, provider: AnyProvider)] = []
+        for binding in allBindingsLocked() {
+            if binding.key.type == type && binding.key.arguments == nil {
+                served.append((binding.key, binding.provider))
+            } else if binding.aliasTarget == nil, let keys = binding.provider.aliasKeys {
+                let registry = binding.provider.registry
+                for key in keys where key.type == type && key.arguments == nil {
+                    // Taken over by another `.implements` of the type (not by a registration of it).
+                    guard let now = registry.bindings[key], now.aliasTarget != nil, now.provider !== binding.provider
+                    else { continue }
+                    served.append((key, binding.provider))
+                }
+            }
+        }
+        return served
+    }
+
     func allBindingsLocked() -> [AnyBinding] {
         var result: [AnyBinding] = []
         var seen: Set<Key> = []

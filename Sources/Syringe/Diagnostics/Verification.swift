@@ -303,7 +303,10 @@ struct VerificationPlan {
         }
         for (key, sites) in replaced.sorted(by: { $0.key.description < $1.key.description }) {
             guard let binding = byKey[key] else { continue }
-            warnings.append(Messages.registeredTwice(key, earlier: sites, last: binding.site))
+            warnings.append(
+                binding.aliasTarget != nil
+                    ? Messages.implementedTwice(key, earlier: sites, last: binding.site)
+                    : Messages.registeredTwice(key, earlier: sites, last: binding.site))
         }
     }
 
