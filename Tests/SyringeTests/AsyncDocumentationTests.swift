@@ -226,3 +226,42 @@ final class NotesViewAndMissing {
     @LazyInject var store: NoteStore
     @LazyInject var missing: NotesViewPlain
 }
+
+/// Opens asynchronously; its catalog is set by its `initCompleted` step.
+private final class AdLibrary: @unchecked Sendable {
+    var catalog: AdCatalog?
+    static func open() async throws -> AdLibrary { AdLibrary() }
+}
+private final class AdCatalog {}
+private struct AdLabel {
+    let text: String
+}
+private struct AdNumbered: Sendable {
+    let number: Int
+    let label: String
+}
+
+/// AsyncFactories.md: an async registration's `initCompleted` step, and an argument factory's
+/// static calls.
+@Suite struct AsyncStepAndArgumentDocumentationTests {
+    @Test func anAsyncRegistrationsStepTakesTheContainerAndTheInstance() async throws {
+        let r = Resolver()
+        r.register(lifetime: .singleton) { () async throws -> AdLibrary in try await AdLibrary.open() }
+            .initCompleted { resolver, library in library.catalog = resolver.resolve() }
+        r.register { AdCatalog() }
+        let library: AdLibrary = try await r.tryResolveAsync()
+        #expect(library.catalog != nil)
+    }
+
+    @Test func anArgumentFactorysStaticCallsResolveFromTheContainerResolvingIt() async {
+        let app = Resolver()
+        app.register { AdLabel(text: "app") }
+        app.register(arguments: Int.self) { (number: Int) async -> AdNumbered in
+            AdNumbered(number: number, label: (Resolver.resolve() as AdLabel).text)
+        }
+        let child = Resolver(parent: app)
+        child.register { AdLabel(text: "child") }
+        let numbered: AdNumbered = await child.resolveAsync(arguments: 3)
+        #expect(numbered.number == 3 && numbered.label == "child")
+    }
+}

@@ -7,6 +7,8 @@ import Testing
 private protocol OrderSourceGr: AnyObject {}
 private final class GrKeyboard: OrderSourceGr {}
 private final class GrUser {}
+private protocol GrRepository: Sendable {}
+private struct GrSQLRepository: GrRepository {}
 private final class GrReader {
     init(source: any OrderSourceGr) {}
 }
@@ -37,5 +39,15 @@ private final class GrReader {
         #expect(r.verify().description == "Syringe: the 1 key resolves (1 registration, 0 aliases)")
         r.register { GrKeyboard() }
         #expect(r.verify().description == "Syringe: all 2 keys resolve (2 registrations, 0 aliases)")
+    }
+
+    /// The fix for a synchronous resolution of an async registration of a protocol writes the
+    /// existential as Swift 6 wants it spelled.
+    @Test func anExistentialInTheAsyncFixIsWrittenWithAny() {
+        let r = Resolver()
+        r.register((any GrRepository).self) { () async -> any GrRepository in GrSQLRepository() }
+        var caught: ResolutionError?
+        do { _ = try r.tryResolve((any GrRepository).self) } catch { caught = error }
+        #expect(caught?.description.contains("`let value: any GrRepository = await resolver.resolveAsync()`") == true)
     }
 }

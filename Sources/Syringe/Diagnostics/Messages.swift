@@ -290,7 +290,9 @@ enum Messages {
 
     /// The fixes for a synchronous resolution that meets an async registration.
     static func asyncFactorySuggestions(for key: Key, registeredAt site: SourceLocation) -> [String] {
-        let type = typeName(key.type)
+        let type =
+            (TypeKind(key.type) == .existential && !typeName(key.type).hasPrefix("any ") ? "any " : "")
+            + typeName(key.type)
         return [
             "its factory, registered at \(site), is async: resolve it with "
                 + "`let value: \(type) = await resolver.resolveAsync()` (or tryResolveAsync())",
