@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Runs the deinitializer, stack-depth, cross-thread-wait, verification-run and async-factory tests
-// against the library built in release mode, where the optimizer shortens lifetimes and stack
+// Runs the deinitializer, stack-depth, cross-thread-wait, verification-run, async-factory, shared
+// async build, Singleton-marker and Task.immediate binding tests against the library built in
+// release mode, where the optimizer shortens lifetimes and stack
 // frames differ. A package of its own because the main test target cannot be built in release
 // mode with Swift 6.3.1 (the compiler crashes in LLVM's function-attribute inference on some of
 // its files). The test sources are links to the main test target's files.

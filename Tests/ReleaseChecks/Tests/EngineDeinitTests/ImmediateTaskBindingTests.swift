@@ -1,0 +1,1 @@
+../../../SyringeTests/ImmediateTaskBindingTests.swift
