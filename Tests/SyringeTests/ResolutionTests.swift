@@ -308,6 +308,32 @@ private func describe(_ error: (any Error)?) -> String {
         #expect((r.resolveAll() as [ResPlugin]).map(\.name) == ["c", "b"])
     }
 
+    /// A child's implementers come first, then every one of the parent's, whatever the child
+    /// registers under the implementers' own types.
+    @Test func resolveAllCollectsEveryImplementerAlongTheChain() {
+        let parent = Resolver()
+        parent.register { ResPluginA() }.implements(ResPlugin.self)
+        parent.register { ResPluginB() }.implements(ResPlugin.self)
+        let child = Resolver(parent: parent)
+        child.register { ResPluginC() }.implements(ResPlugin.self)
+        #expect((child.resolveAll() as [ResPlugin]).map(\.name) == ["c", "a", "b"])
+        let other = Resolver(parent: parent)
+        other.register { ResPluginA() }
+        #expect((other.resolveAll() as [ResPlugin]).map(\.name) == ["a", "b"])
+    }
+
+    /// verify() says a key has several implementers only when it has: not when an `.implements`
+    /// replaced a registration of the type itself.
+    @Test func verifySaysSeveralImplementersOnlyWhenThereAre() {
+        let r = Resolver()
+        r.register(ResPlugin.self) { ResPluginC() }
+        r.register { ResPluginA() }.implements(ResPlugin.self)
+        #expect((r.resolveAll() as [ResPlugin]).map(\.name) == ["a"])
+        let warnings = r.verify().warnings
+        #expect(!warnings.contains { $0.contains("implemented by more than one registration") })
+        #expect(warnings.contains { $0.contains("is registered more than once") })
+    }
+
     @Test func resolveAllIncludesThePlainRegistration() {
         let r = Resolver()
         r.register(ResPlugin.self) { ResPluginA() }

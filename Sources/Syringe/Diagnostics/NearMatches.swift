@@ -37,24 +37,35 @@ extension Resolver {
     }
 
     /// Every binding along the chain, the nearest container's first.
-    /// What `resolveAll()` builds for `type`, in registration order (``allBindingsLocked()``'s):
-    /// every registration of it (each qualifier, name and scope; no runtime arguments), and every
-    /// registration that `.implements(type)`, also one whose key a later `.implements` took over.
-    /// Lock held.
+    /// What `resolveAll()` builds for `type`, the nearest container's first, each in registration
+    /// order: every registration of it (each qualifier, name and scope; no runtime arguments) that
+    /// no nearer one of the same key hides, and every registration that `.implements(type)`, also
+    /// one whose key a later `.implements` took over, unless a registration of the type itself has
+    /// taken the key over. Lock held.
     func bindingsServingLocked(_ type: Any.Type) -> [(key: Key, provider: AnyProvider)] {
         var served: [(key: Key, provider: AnyProvider)] = []
-        for binding in allBindingsLocked() {
-            if binding.key.type == type && binding.key.arguments == nil {
-                served.append((binding.key, binding.provider))
-            } else if binding.aliasTarget == nil, let keys = binding.provider.aliasKeys {
-                let registry = binding.provider.registry
-                for key in keys where key.type == type && key.arguments == nil {
-                    // Taken over by another `.implements` of the type (not by a registration of it).
-                    guard let now = registry.bindings[key], now.aliasTarget != nil, now.provider !== binding.provider
-                    else { continue }
-                    served.append((key, binding.provider))
+        var registered: Set<Key> = []  // keys a registration of the type itself serves, nearest first
+        var container: Resolver? = self
+        while let current = container {
+            let registry = current.registry
+            for binding in registry.bindings.values.sorted(by: { $0.order < $1.order }) {
+                if binding.key.type == type && binding.key.arguments == nil {
+                    if binding.aliasTarget == nil {
+                        if registered.insert(binding.key).inserted { served.append((binding.key, binding.provider)) }
+                    } else if !registered.contains(binding.key) {
+                        served.append((binding.key, binding.provider))
+                    }
+                } else if binding.aliasTarget == nil, let keys = binding.provider.aliasKeys {
+                    for key in keys where key.type == type && key.arguments == nil && !registered.contains(key) {
+                        // Taken over by another `.implements` of the type (not by a registration of it).
+                        guard let now = registry.bindings[key], now.aliasTarget != nil,
+                            now.provider !== binding.provider
+                        else { continue }
+                        served.append((key, binding.provider))
+                    }
                 }
             }
+            container = current.parent
         }
         return served
     }

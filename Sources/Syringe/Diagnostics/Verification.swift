@@ -249,8 +249,17 @@ struct VerificationPlan {
         let skippedTypes = Set(skipping.map(ObjectIdentifier.init))
         buildsAsync = buildingAsync
         _ = Resolver.Context.process  // decided before the lock: it asks the dynamic loader
-        let (all, replaced, context) = resolver.withChainReadLock {
-            (resolver.allBindingsLocked(), resolver.replacedSitesLocked(), sandbox.contextLocked)
+        let (all, replaced, context, implementedTwice) = resolver.withChainReadLock {
+            let all = resolver.allBindingsLocked()
+            // Keys that more than one registration's `.implements` wrote: `resolveAll()` builds each.
+            var implementers: [Key: Int] = [:]
+            for binding in all where binding === binding.provider {
+                for key in binding.provider.aliasKeys ?? [] { implementers[key, default: 0] += 1 }
+            }
+            return (
+                all, resolver.replacedSitesLocked(), sandbox.contextLocked,
+                Set(implementers.filter { $0.value > 1 }.keys)
+            )
         }
         self.context = context
         var builtByContextFactory: Set<ObjectIdentifier> = []
@@ -304,7 +313,7 @@ struct VerificationPlan {
         for (key, sites) in replaced.sorted(by: { $0.key.description < $1.key.description }) {
             guard let binding = byKey[key] else { continue }
             warnings.append(
-                binding.aliasTarget != nil
+                binding.aliasTarget != nil && implementedTwice.contains(key)
                     ? Messages.implementedTwice(key, earlier: sites, last: binding.site)
                     : Messages.registeredTwice(key, earlier: sites, last: binding.site))
         }

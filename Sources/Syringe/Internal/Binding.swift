@@ -167,13 +167,17 @@ class AnyProvider: AnyBinding {
         return own.kept(for: resolution) ?? instance
     }
 
-    /// Whether the next instance test container `owner` keeps is its first, which decides for it
-    /// whether the registration's instances are ``Singleton``s (``keepFirst``). Read lock held.
+    /// ``traits`` as a resolution kept by test container `owner` reads them: `.markerUndecided` when
+    /// the next instance it keeps is its first, which decides for it whether the registration's
+    /// instances are ``Singleton``s (``keepFirst``). Read lock held.
     @inline(never)
-    func decidesFirst(keptBy owner: Resolver) -> Bool {
-        guard traits.contains(.markerFromInstance) else { return false }
-        guard let copy = owner.storeCopies[ObjectIdentifier(self)], copy.decidedAt != nil else { return true }
-        return !copy.isCurrent
+    func traits(decidingFor owner: Resolver) -> Traits {
+        var traits = self.traits
+        traits.remove(.markerUndecided)
+        guard traits.contains(.markerFromInstance) else { return traits }
+        if let copy = owner.storeCopies[ObjectIdentifier(self)], copy.decidedAt != nil, copy.isCurrent { return traits }
+        traits.insert(.markerUndecided)
+        return traits
     }
 
     /// Gives a registration not bound yet, made with a transient store, the store of `lifetime`.

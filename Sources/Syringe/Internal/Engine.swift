@@ -406,16 +406,18 @@ extension Resolver {
             plan.owner = owner
             return plan
         }
+        // A test container decides for itself whether its first instance is a `Singleton`.
+        let traits = owner.map { provider.traits(decidingFor: $0) } ?? provider.traits
         return store._withUnsafeGuaranteedRef {
-            plan(provider, store: $0, in: container, owner: owner, for: resolution, reading: read)
+            plan(provider, traits: traits, store: $0, in: container, owner: owner, for: resolution, reading: read)
         }
     }
 
     /// What a resolution of `provider` with `store` does. Read lock held.
     @inline(__always)
     private func plan(
-        _ provider: AnyProvider, store: InstanceStore, in container: Resolver, owner: Resolver?,
-        for resolution: Resolution, reading read: (AnyKept) -> Void
+        _ provider: AnyProvider, traits: AnyProvider.Traits, store: InstanceStore, in container: Resolver,
+        owner: Resolver?, for resolution: Resolution, reading read: (AnyKept) -> Void
     ) -> Plan {
         if !resolution.provisional.isEmpty, let instance = resolution.provisional[ObjectIdentifier(store)] {
             read(instance)  // built in this resolution, waiting for its `initCompleted` step
@@ -434,9 +436,7 @@ extension Resolver {
             read(instance)
             return Plan(.kept)
         }
-        let traits = provider.traits
-        var isFirst = traits.contains(.markerUndecided)
-        if let owner { isFirst = provider.decidesFirst(keptBy: owner) }  // a test container decides for itself
+        let isFirst = traits.contains(.markerUndecided)
         if !isFirst && provider.completion == nil && type(of: store) == InstanceStore.self {
             var plan = Plan(.transient, provider)
             if traits.contains(.hasContexts) { plan.contextFactory = provider.contextFactoryNumber(builtBy: self) }
