@@ -169,11 +169,14 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         prefix.isEmpty ? self : ResolutionError(details: details.with(prefix: prefix))
     }
 
-    /// The same failure as another caller of the shared build of `key` meets it: that caller's own
-    /// `path` leads to the build, not the path of the caller that started it.
-    func rebased(at key: Key, onto path: [Key]) -> ResolutionError {
-        let start = pathKeys.firstIndex(of: key) ?? pathKeys.count
-        return ResolutionError(details: details.with(prefix: path, dropping: start))
+    /// The same failure as another caller of a shared build meets it: that caller's own `path` leads
+    /// to the build instead of the first `dropped` keys (the path of the caller that started it),
+    /// and its `site` replaces that caller's (`replaced`).
+    func rebased(
+        dropping dropped: Int, onto path: [Key], site: SourceLocation?, replacing replaced: SourceLocation?
+    ) -> ResolutionError {
+        let location = location == replaced ? site : location
+        return ResolutionError(details: details.with(location: location, prefix: path, dropping: dropped))
     }
 
     /// This error, asked for at `site` if it does not know where it was asked for (a factory

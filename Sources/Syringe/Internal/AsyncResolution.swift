@@ -164,7 +164,7 @@ extension Resolver {
         // 3. Build once: join the build in flight, or start it. The build this task runs, if
         // any, waits for it meanwhile: a wait that would close a loop of builds is a cycle.
         let holder = step?.innermostFlight
-        let joined = AsyncFlight.join(store, building: key, waitingFor: holder) {
+        let joined = AsyncFlight.join(store, building: key, waitingFor: holder, path: step?.path ?? [], site: site) {
             registryLock.withReadLock(Resolution.current.stripe) {
                 build.provider.store(keptBy: build.owner)?.kept(for: .current)
             }
@@ -178,9 +178,8 @@ extension Resolver {
             throw ResolutionError(.cycle(of: path + keys), key: key, path: path, container: build.resolver, site: site)
         case .joined(let flight) where !store.sharesInstances:
             defer { holder?.stopWaiting(for: flight) }
-            let first: AnyKept
             do {
-                first = try await flight.wait(cancellable: cancellable)
+                _ = try await flight.wait(cancellable: cancellable)
             } catch is CancellationError where cancellable && Task.isCancelled {
                 throw CancellationError()  // this caller's task is cancelled
             } catch {
@@ -190,14 +189,18 @@ extension Resolver {
                     build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
                     isolation: isolation)
             }
-            // A Singleton kept for this container is everyone's; another container's (a test
-            // container's, its parent's) is not: this one decides from its own first instance.
-            let own = registryLock.withReadLock(Resolution.current.stripe) {
-                build.provider.store(keptBy: build.owner)?.kept(for: .current)
+            // A Singleton kept for this container is everyone's. Another container's first instance
+            // (a test container's, its parent's) decides nothing here: while this container's first
+            // is still to be built, it is built as a first one, once.
+            let (own, undecided) = registryLock.withReadLock(Resolution.current.stripe) { () -> (AnyKept?, Bool) in
+                let traits = build.owner.map { build.provider.traits(decidingFor: $0) } ?? build.provider.traits
+                return (
+                    build.provider.store(keptBy: build.owner)?.kept(for: .current), traits.contains(.markerUndecided)
+                )
             }
             if let own {
                 kept = own
-            } else if instance(in: first, as: T.self) is any Singleton {
+            } else if undecided {
                 return try await self.build(
                     build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
                     isolation: isolation)
@@ -211,7 +214,10 @@ extension Resolver {
             do {
                 kept = try await flight.wait(cancellable: cancellable)
             } catch let error as ResolutionError {
-                throw error.rebased(at: key, onto: step?.path ?? [])  // its path, not the first caller's
+                // Its path and site, not those of the caller that started the build.
+                throw error.rebased(
+                    dropping: flight.starterPathCount, onto: step?.path ?? [], site: site, replacing: flight.starterSite
+                )
             }
         case .started(let flight) where !store.sharesInstances:
             // The first instance of a registration that keeps none is built in the caller's task,
@@ -555,6 +561,11 @@ final class AsyncFlight: @unchecked Sendable {
     private let store: ObjectIdentifier
     /// What it builds.
     private let key: Key
+    /// How long the path of the caller that started it was, and where that caller asked: what a
+    /// failure's path and site hold of that caller's, which another caller's error replaces
+    /// (``ResolutionError/rebased(dropping:onto:site:replacing:)``).
+    let starterPathCount: Int
+    let starterSite: SourceLocation?
     /// The flights whose outcomes this one's build waits for (its child tasks may wait for several).
     private var awaited: [AsyncFlight] = []
     private var outcome: Result<AnyKept, any Error>?
@@ -562,9 +573,11 @@ final class AsyncFlight: @unchecked Sendable {
     private var cancelled: Set<Int> = []
     private var nextWaiter = 0
 
-    private init(store: ObjectIdentifier, key: Key) {
+    private init(store: ObjectIdentifier, key: Key, starterPathCount: Int, starterSite: SourceLocation?) {
         self.store = store
         self.key = key
+        self.starterPathCount = starterPathCount
+        self.starterSite = starterSite
     }
 
     /// The flight building `store`'s instance, a new one if none is, or the instance `existing`
@@ -572,7 +585,8 @@ final class AsyncFlight: @unchecked Sendable {
     /// the caller runs, if any, waits for it from then on (until ``stopWaiting()``), unless the
     /// flight already waits for `holder`: then nothing is joined and it is a loop.
     static func join(
-        _ store: InstanceStore, building key: Key, waitingFor holder: AsyncFlight?, existing: () -> AnyKept?
+        _ store: InstanceStore, building key: Key, waitingFor holder: AsyncFlight?, path: [Key], site: SourceLocation?,
+        existing: () -> AnyKept?
     ) -> Joined {
         let id = ObjectIdentifier(store)
         return lock.withLock {
@@ -584,7 +598,7 @@ final class AsyncFlight: @unchecked Sendable {
             } else if let instance = existing() {
                 return .existing(instance)
             } else {
-                flight = AsyncFlight(store: id, key: key)
+                flight = AsyncFlight(store: id, key: key, starterPathCount: path.count, starterSite: site)
                 flights[id] = flight
                 joined = .started(flight)
             }
