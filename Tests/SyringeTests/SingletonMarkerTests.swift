@@ -191,4 +191,35 @@ private func smRegisterByFlag(in r: Resolver) {
         #expect(p1 is SmMarkedStore)
         #expect(p1 === p2, "verify() made the parent's Singleton transient")
     }
+
+    /// Once the parent's first instance made its registration a singleton, a test container whose
+    /// own first instance is not a `Singleton` hands a new one to each of two concurrent first
+    /// async resolutions, as the synchronous path does.
+    @Test func aTestContainersUnmarkedFirstAsyncBuildIsNotShared() async throws {
+        let parent = Resolver()
+        parent.register { SmFlag(marked: true) }
+        let gate = AfGate()
+        let calls = FxCounter()
+        parent.register(SmStore.self) { (r: Resolver) async -> SmStore in
+            calls.increment()
+            guard (r.resolve() as SmFlag).marked else {
+                await gate.wait()
+                return SmPlainStore()
+            }
+            return SmMarkedStore()
+        }
+        let p: SmStore = await parent.resolveAsync()
+        #expect(p is SmMarkedStore)
+        let test = Resolver(isolatedChildOf: parent)
+        test.register { SmFlag(marked: false) }
+        let first = Task { () async -> SmStore in await test.resolveAsync() }
+        while calls.value < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        let second = Task { () async -> SmStore in await test.resolveAsync() }
+        try await Task.sleep(for: .milliseconds(100))
+        gate.open()
+        let a = await first.value
+        let b = await second.value
+        #expect(a is SmPlainStore && b is SmPlainStore)
+        #expect(a !== b)
+    }
 }

@@ -219,6 +219,19 @@ extension Resolver {
                     dropping: flight.starterPathCount, onto: step?.path ?? [], site: site, replacing: flight.starterSite
                 )
             }
+            // A first instance that was not kept (a test container's copy of a Singleton store whose
+            // own first instance is not one) is the caller's that built it: each builds its own.
+            if build.isFirst,
+                registryLock.withReadLock(
+                    Resolution.current.stripe,
+                    {
+                        build.provider.store(keptBy: build.owner)?.kept(for: .current)
+                    }) == nil
+            {
+                return try await run(
+                    build, key: key, arguments: arguments, site: site, step: step, cancellable: cancellable,
+                    isolation: isolation)
+            }
         case .started(let flight) where !store.sharesInstances:
             // The first instance of a registration that keeps none is built in the caller's task,
             // as every later one is; the others wait only to see whether it is a `Singleton`.
