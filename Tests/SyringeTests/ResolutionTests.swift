@@ -334,6 +334,19 @@ private func describe(_ error: (any Error)?) -> String {
         #expect(warnings.contains { $0.contains("is registered more than once") })
     }
 
+    /// QualifiersAndNames: removing the registration the key resolves to removes the key, and the
+    /// earlier implementers with it, until they are registered again.
+    @Test func removingTheImplementerTheKeyResolvesToRemovesTheKey() {
+        let r = Resolver()
+        r.register { ResPluginA() }.implements(ResPlugin.self)
+        r.register { ResPluginB() }.implements(ResPlugin.self)
+        r.clearRegistration(for: ResPluginB.self)
+        #expect((r.resolveAll() as [ResPlugin]).isEmpty)
+        #expect(r.optional(ResPlugin.self) == nil)
+        r.register { ResPluginA() }.implements(ResPlugin.self)
+        #expect((r.resolveAll() as [ResPlugin]).map(\.name) == ["a"])
+    }
+
     @Test func resolveAllIncludesThePlainRegistration() {
         let r = Resolver()
         r.register(ResPlugin.self) { ResPluginA() }
