@@ -621,14 +621,7 @@ extension Resolver {
             argumentTypes is any ArgumentPackType.Type
             ? Mirror(reflecting: arguments).children.map(\.value) : [arguments]
         let resolver = container ?? current
-        var candidates = resolver.argumentCandidates(for: key)
-        var exact = [key]
-        if let optional = T.self as? any OptionalType.Type {
-            exact.append(key.with(type: optional.wrappedType))
-            candidates += resolver.argumentCandidates(for: exact[1])
-        }
-        if candidates.contains(where: { exact.contains($0.key) }) { return nil }
-        for binding in candidates {
+        for binding in resolver.conversionCandidates(for: key, as: T.self) {
             let value = try await binding.provider.resolveConvertingAsync(
                 values, from: resolver, site: site, isolation: isolation)
             if let converted = value as? T { return converted }

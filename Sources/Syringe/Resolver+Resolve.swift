@@ -235,14 +235,7 @@ extension Resolver {
     private func resolveConverting<T, First, each Rest>(
         _ key: Key, site: SourceLocation, isolation: (any Actor)?, _ first: First, _ rest: repeat each Rest
     ) throws(ResolutionError) -> T? {
-        var candidates = argumentCandidates(for: key)
-        var exact = [key]
-        if let optional = T.self as? any OptionalType.Type {
-            exact.append(key.with(type: optional.wrappedType))
-            candidates += argumentCandidates(for: exact[1])  // a `T?`: `T`'s too
-        }
-        // A registration for these very argument types was asked first: its nil is the answer.
-        if candidates.contains(where: { exact.contains($0.key) }) { return nil }
+        let candidates = conversionCandidates(for: key, as: T.self)
         var all: [Any] = [first]
         for value in repeat each rest { all.append(value) }
         let resolution = Resolution.current
@@ -252,13 +245,26 @@ extension Resolver {
         return try resolveConverting(candidates, values: all, as: T.self, site: site)
     }
 
+    /// The registrations a request for `key` with runtime arguments that nothing serves as given may
+    /// reach by converting its values: `key`'s type and selectors, and for a `T?` also `T`'s. None
+    /// when a registration for the very argument types was asked first: its nil is the answer.
+    func conversionCandidates<T>(for key: Key, as _: T.Type) -> [AnyBinding] {
+        var candidates = argumentCandidates(for: key)
+        var exact = [key]
+        if let optional = T.self as? any OptionalType.Type {
+            exact.append(key.with(type: optional.wrappedType))
+            candidates += argumentCandidates(for: exact[1])
+        }
+        return candidates.contains { exact.contains($0.key) } ? [] : candidates
+    }
+
     /// The registrations with runtime arguments of `key`'s type and selectors along the chain,
     /// the nearest container's first, then in registration order.
     ///
     /// A call whose values have other static types than the registered arguments (Swift opens
     /// an existential to its dynamic type) still reaches one whose argument types the values
     /// are instances of; a call for which there is none costs this lookup only.
-    func argumentCandidates(for key: Key) -> [AnyBinding] {
+    private func argumentCandidates(for key: Key) -> [AnyBinding] {
         withChainReadLock { () -> [AnyBinding] in
             var found: [AnyBinding] = []
             var container: Resolver? = self

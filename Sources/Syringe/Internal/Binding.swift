@@ -98,7 +98,7 @@ class AnyProvider: AnyBinding {
         static let markerUndecided = Traits(rawValue: 1)
         static let hasContexts = Traits(rawValue: 2)
         /// The registered type does not tell, so each test container reads the marker off its own
-        /// first instance (``decidesFirst(keptBy:)``). Never removed.
+        /// first instance (``AnyProvider/traits(decidingFor:)``). Never removed.
         static let markerFromInstance = Traits(rawValue: 4)
     }
 
