@@ -12,7 +12,7 @@ public final class MockResolver: Resolver, @unchecked Sendable {
         if let parent {
             super.init(parent: parent)
         } else {
-            super.init(id: "mock \(MockResolver.nextNumber())")
+            super.init(id: Resolver.privateID("mock \(MockResolver.nextNumber())"))
         }
         registrations(self)
     }

@@ -63,7 +63,7 @@ open class Resolver: @unchecked Sendable {
     public init(id: String) {
         registry = Registry.shared(id: id)
         parent = nil
-        givenName = id
+        givenName = id.hasPrefix(Resolver.privateIDPrefix) ? String(id.dropFirst()) : id
     }
 
     /// A child container: misses fall through to `parent`; its own registrations shadow
@@ -85,8 +85,15 @@ open class Resolver: @unchecked Sendable {
 
     /// A container of its own, with no parent.
     public convenience init() {
-        self.init(id: "resolver \(Resolver.nextAnonymousNumber())")
+        self.init(id: Resolver.privateID("resolver \(Resolver.nextAnonymousNumber())"))
     }
+
+    /// Starts the id of a container made without one (`Resolver()`, `MockResolver()`): a control
+    /// character, which no id written by hand starts with, so that a container made with
+    /// ``init(id:)`` never shares such a container's registry. Its name is the rest.
+    static let privateIDPrefix = "\u{1}"
+
+    static func privateID(_ name: String) -> String { privateIDPrefix + name }
 
     /// An isolating child, as test containers are: misses fall through to `parent`, but the
     /// child keeps its own instance of everything it resolves, singletons of the parent's

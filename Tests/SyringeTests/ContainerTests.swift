@@ -42,6 +42,27 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
         #expect(Resolver.current !== r)
     }
 
+    /// `Resolver()` and `MockResolver()` have registrations of their own, whatever ids other
+    /// containers were made with: their names ("resolver 12") are not ids another container can
+    /// take, before or after.
+    @Test func aContainerMadeWithoutAnIdSharesNoRegistry() {
+        let probe = Resolver()
+        let number = Int(probe.name.split(separator: " ").last ?? "") ?? 0
+        // Ids that the next anonymous containers would have had, taken first.
+        let squatters = (number + 1...number + 50).map { Resolver(id: "resolver \($0)") }
+        for squatter in squatters { squatter.register(name: "squatter") { "squatter" } }
+        let fresh = Resolver()
+        #expect(fresh.optional(String.self, name: "squatter") == nil)
+        #expect(fresh.name.hasPrefix("resolver "))
+        // And a container made later with an anonymous one's name.
+        fresh.register(name: "fresh") { "fresh" }
+        #expect(Resolver(id: fresh.name).optional(String.self, name: "fresh") == nil)
+        let mock = MockResolver { $0.register(name: "mock") { "mock" } }
+        #expect(mock.name.hasPrefix("mock "))
+        #expect(Resolver(id: mock.name).optional(String.self, name: "mock") == nil)
+        withExtendedLifetime(squatters) {}
+    }
+
     @Test func withContainerNests() {
         let outer = Resolver()
         let inner = Resolver()
