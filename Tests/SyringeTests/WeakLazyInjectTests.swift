@@ -34,7 +34,32 @@ private final class WLIC {
     @WeakLazyInject var a: WLIA?
 }
 
+/// An object made by a container that is gone by the time its lazy values are first read.
+private func wliScreenFromAContainerGoneSince() -> (WLIScreen, WLIProfile) {
+    let gone = Resolver()
+    gone.register { WLIScreen() }
+    gone.register { WLIProfile() }
+    return (gone.resolve(), gone.resolve())
+}
+
 @Suite struct WeakLazyInjectTests {
+    /// README, "Property wrappers": a first read after the container that made the object is gone
+    /// stops the program, naming the wrapper read and the eager wrapper that matches it.
+    @Test func aFirstReadAfterItsContainerIsGoneNamesTheWrapper() async {
+        let weak = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = wliScreenFromAContainerGoneSince().0.coordinator
+        }
+        let weakText = fxStderr(weak)
+        #expect(weakText.contains("the @WeakLazyInject property declared at"))
+        #expect(weakText.contains("or use @WeakInject to resolve when the object is created"))
+        let strong = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = wliScreenFromAContainerGoneSince().1.images
+        }
+        let strongText = fxStderr(strong)
+        #expect(strongText.contains("the @LazyInject property declared at"))
+        #expect(strongText.contains("or use @Inject to resolve when the object is created"))
+    }
+
     @Test func resolversParentAndChildExample() {
         let r = Resolver()
         r.register(lifetime: .graph) { WLIParent() }

@@ -175,16 +175,20 @@ enum Messages {
         """
     }
 
-    static func lazyCycle(site: SourceLocation?) -> String {
-        "Syringe: a @LazyInject property\(site.map { " declared at \($0)" } ?? "") was read while its own value "
+    /// The wrapper a lazy value belongs to, for messages.
+    static func lazyWrapper(weakly: Bool) -> String { weakly ? "@WeakLazyInject" : "@LazyInject" }
+
+    static func lazyCycle(site: SourceLocation?, weakly: Bool) -> String {
+        "Syringe: a \(lazyWrapper(weakly: weakly)) property\(site.map { " declared at \($0)" } ?? "") was read while its own value "
             + "was being resolved; its dependencies form a cycle through it"
     }
 
-    static func lazyContainerGone(site: SourceLocation) -> String {
+    static func lazyContainerGone(site: SourceLocation, weakly: Bool) -> String {
         """
-        Syringe: the @LazyInject property declared at \(site) was read for the first time after the container \
-        that was current when its object was created had been deallocated
-          keep that container alive as long as the object, or use @Inject to resolve when the object is created
+        Syringe: the \(lazyWrapper(weakly: weakly)) property declared at \(site) was read for the first time after \
+        the container that was current when its object was created had been deallocated
+          keep that container alive as long as the object, or use \(weakly ? "@WeakInject" : "@Inject") to resolve \
+        when the object is created
         """
     }
 
@@ -238,9 +242,11 @@ enum Messages {
         return "the @LazyInject \(typeName(type))" + (site.map { " declared at \($0)" } ?? "")
     }
 
-    static func lazyCycleAcrossThreads(site: SourceLocation?, trail: [String], otherTrail: [String]) -> String {
+    static func lazyCycleAcrossThreads(
+        site: SourceLocation?, weakly: Bool, trail: [String], otherTrail: [String]
+    ) -> String {
         """
-        Syringe: a @LazyInject property\(site.map { " declared at \($0)" } ?? "") was read while the thread \
+        Syringe: a \(lazyWrapper(weakly: weakly)) property\(site.map { " declared at \($0)" } ?? "") was read while the thread \
         resolving its value waits for this one; their dependencies form a cycle through it
           this thread: \(trail.joined(separator: " → "))
           the thread resolving it: \(otherTrail.joined(separator: " → "))

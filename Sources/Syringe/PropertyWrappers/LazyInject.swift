@@ -168,7 +168,7 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         guard let request else { return provider!() }
         if keeps {
             guard let kept else {
-                stop(Messages.lazyContainerGone(site: request.site), resolving: T.self, at: request.site)
+                stop(Messages.lazyContainerGone(site: request.site, weakly: holdsWeakly), resolving: T.self, at: request.site)
             }
             return request.resolve(in: kept)
         }
@@ -209,10 +209,10 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         ) { lock.withLock { self.resolvedValue } }
         switch claim {
         case .existing(let value): return value
-        case .loop(_, nil, _): stop(Messages.lazyCycle(site: site), resolving: T.self, at: site)
+        case .loop(_, nil, _): stop(Messages.lazyCycle(site: site, weakly: holdsWeakly), resolving: T.self, at: site)
         case .loop(_, let otherTrail?, _):
             let trail = Construction.Subject.lazyValue(type: T.self, site: site).trail(from: resolution.path)
-            let message = Messages.lazyCycleAcrossThreads(site: site, trail: trail, otherTrail: otherTrail)
+            let message = Messages.lazyCycleAcrossThreads(site: site, weakly: holdsWeakly, trail: trail, otherTrail: otherTrail)
             stop(message, resolving: T.self, at: site)
         case .claimed: break
         }
