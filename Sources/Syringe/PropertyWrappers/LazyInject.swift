@@ -168,7 +168,9 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         guard let request else { return provider!() }
         if keeps {
             guard let kept else {
-                stop(Messages.lazyContainerGone(site: request.site, weakly: holdsWeakly), resolving: T.self, at: request.site)
+                stop(
+                    Messages.lazyContainerGone(site: request.site, weakly: holdsWeakly), resolving: T.self,
+                    at: request.site)
             }
             return request.resolve(in: kept)
         }
@@ -212,7 +214,8 @@ final class LazyBox<T>: AnyLazyBox, @unchecked Sendable {
         case .loop(_, nil, _): stop(Messages.lazyCycle(site: site, weakly: holdsWeakly), resolving: T.self, at: site)
         case .loop(_, let otherTrail?, _):
             let trail = Construction.Subject.lazyValue(type: T.self, site: site).trail(from: resolution.path)
-            let message = Messages.lazyCycleAcrossThreads(site: site, weakly: holdsWeakly, trail: trail, otherTrail: otherTrail)
+            let message = Messages.lazyCycleAcrossThreads(
+                site: site, weakly: holdsWeakly, trail: trail, otherTrail: otherTrail)
             stop(message, resolving: T.self, at: site)
         case .claimed: break
         }
