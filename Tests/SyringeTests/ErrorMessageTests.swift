@@ -216,6 +216,35 @@ private final class MsgNode {
 }
 
 @Suite struct ErrorMessageTests {
+    /// Diagnostics article: an error an `initCompleted` step throws is reported as the step's, not the
+    /// factory's, on the synchronous and the async path; nothing is kept, so the next resolution
+    /// builds again.
+    @Test func anErrorThrownByAStepNamesTheStep() async throws {
+        let r = Resolver()
+        let attempts = FxCounter()
+        r.register(lifetime: .singleton) { MsgThrowing() }
+            .initCompleted { _, _ in if attempts.increment() == 1 { throw MsgDiskError(code: 8) } }
+        let first = thrown { try r.tryResolve(MsgThrowing.self) }
+        #expect(
+            first?.description.hasPrefix("Syringe: an initCompleted step of MsgThrowing threw an error: disk 8") == true
+        )
+        #expect(first?.underlyingError as? MsgDiskError == MsgDiskError(code: 8))
+        _ = try r.tryResolve(MsgThrowing.self)
+        #expect(attempts.value == 2)
+        r.register(lifetime: .singleton) { () async -> MsgPlugin in MsgPlugin() }
+            .initCompleted { _, _ in throw MsgDiskError(code: 9) }
+        do {
+            _ = try await r.tryResolveAsync(MsgPlugin.self)
+            Issue.record("the step's error was not thrown")
+        } catch let error as ResolutionError {
+            #expect(error.description.hasPrefix("Syringe: an initCompleted step of MsgPlugin threw an error: disk 9"))
+        }
+        // The factory's own error still names the factory.
+        r.register(MsgThrowing.self, name: "broken") { throw MsgDiskError(code: 10) }
+        let factory = thrown { try r.tryResolve(MsgThrowing.self, name: "broken") }
+        #expect(factory?.description.hasPrefix("Syringe: the factory for MsgThrowing named \"broken\" threw") == true)
+    }
+
     // MARK: Missing registrations
 
     @Test func missingPlainRegistration() {

@@ -13,7 +13,9 @@ enum Messages {
         case .tooDeep:
             lines.append(tooDeep(error))
         case .factoryFailed(let underlying):
-            lines.append("Syringe: the factory for \(error.requested) threw an error: \(underlying)")
+            lines.append(
+                "Syringe: \(error.isStepFailure ? "an initCompleted step of" : "the factory for") \(error.requested) "
+                    + "threw an error: \(underlying)")
         case .notAClass(let lifetime):
             if let optional = error.key.type as? any OptionalType.Type {
                 let wrapped = typeName(optional.wrappedType)

@@ -60,10 +60,13 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
         /// The key `.implements` wrote that the failing registration served, if it was asked for
         /// through one: an Optional request of it gives nil when the registration yields nil.
         let askedAs: Key?
+        /// Whether an `initCompleted` step threw the error, not the factory.
+        let isStepFailure: Bool
 
         init(
             _ reason: Reason, key: Key, pathKeys: [Key], endsWithKey: Bool, requestedTypeName: String?,
-            container: String, suggestions: [String], location: SourceLocation?, askedAs: Key? = nil
+            container: String, suggestions: [String], location: SourceLocation?, askedAs: Key? = nil,
+            isStepFailure: Bool = false
         ) {
             self.reason = reason
             self.key = key
@@ -74,6 +77,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             self.suggestions = suggestions
             self.location = location
             self.askedAs = askedAs
+            self.isStepFailure = isStepFailure
         }
 
         func with(
@@ -82,7 +86,7 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             Details(
                 reason, key: key, pathKeys: prefix + pathKeys.dropFirst(dropped), endsWithKey: endsWithKey,
                 requestedTypeName: requestedTypeName, container: container, suggestions: suggestions,
-                location: location ?? self.location, askedAs: askedAs ?? self.askedAs)
+                location: location ?? self.location, askedAs: askedAs ?? self.askedAs, isStepFailure: isStepFailure)
         }
     }
 
@@ -134,12 +138,16 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             requestedTypeName: requestedTypeName, container: container.name, suggestions: suggestions, location: site)
     }
 
-    /// What a factory threw, as the failure of building `key`: a resolution error of its own (one of
-    /// its dependencies), asked for at `site` unless it knows where, or the factory's own error.
+    /// What a factory (or, `inStep`, an `initCompleted` step) threw, as the failure of building
+    /// `key`: a resolution error of its own (one of its dependencies), asked for at `site` unless it
+    /// knows where, or the factory's or step's own error.
     @inline(never)
-    init(_ error: any Error, key: Key, path: [Key], container: Resolver, site: SourceLocation?) {
+    init(_ error: any Error, key: Key, path: [Key], container: Resolver, site: SourceLocation?, inStep: Bool = false) {
         guard let error = error as? ResolutionError else {
-            self.init(.factoryFailed(error), key: key, path: path, container: container, site: site)
+            details = Details(
+                .factoryFailed(error), key: key, pathKeys: path, endsWithKey: !path.isEmpty && path.last == key,
+                requestedTypeName: nil, container: container.name, suggestions: [], location: site,
+                isStepFailure: inStep)
             return
         }
         self = error.locatedIfUnknown(at: site)
@@ -158,6 +166,9 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
             suggestions: [], location: nil))
 
     var isNotRegistered: Bool { details === Self.notRegistered.details }
+
+    /// Whether an `initCompleted` step threw the error (``Reason/factoryFailed(_:)``), not the factory.
+    var isStepFailure: Bool { details.isStepFailure }
 
     public var description: String {
         Messages.describe(self)

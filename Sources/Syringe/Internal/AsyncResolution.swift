@@ -353,7 +353,8 @@ extension Resolver {
                     do {
                         try steps.run(build.builder, value)
                     } catch {
-                        throw ResolutionError(error, key: key, path: binding.path, container: build.builder, site: site)
+                        throw ResolutionError(
+                            error, key: key, path: binding.path, container: build.builder, site: site, inStep: true)
                     }
                 }
             }

@@ -37,7 +37,8 @@ extension Resolution {
                 try step.run()
             } catch {
                 let failure = ResolutionError(
-                    error, key: step.frame.provider.key, path: path, container: step.container, site: step.frame.site)
+                    error, key: step.frame.provider.key, path: path, container: step.container, site: step.frame.site,
+                    inStep: true)
                 leave()
                 settlePendingCompletions(succeeded: false)
                 throw failure
