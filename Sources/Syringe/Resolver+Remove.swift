@@ -124,7 +124,8 @@ extension Resolver {
             }
             for (id, copy) in storeCopies where matches(copy.provider) {
                 copy.provider.dropCache(keptBy: self, leftovers: &leftovers)
-                leftovers.append(storeCopies.removeValue(forKey: id))
+                // A copy of a registration replaced or removed since goes, and with it that registration.
+                if copy.isStale { leftovers.append(storeCopies.removeValue(forKey: id)) }
             }
         }
     }

@@ -17,6 +17,10 @@ private final class CLProfile {
 private final class CLSettings {
     let serial = FxSerial.next()
 }
+/// Shared by tasks in the drop tests.
+private final class CLSharedProfile: Sendable {
+    let serial = FxSerial.next()
+}
 private final class CLFlags {
     let serial = FxSerial.next()
 }
@@ -36,7 +40,117 @@ private final class CLCoordinator: CLDelegate {
     let serial = FxSerial.next()
 }
 
+/// Whether `task` finishes within 20 seconds: a hang guard, not a timing claim.
+private func clFinishes<T>(_ task: Task<T, Never>) async -> Bool {
+    let done = FxFlag()
+    let watcher = Task {
+        _ = await task.value
+        done.value = true
+    }
+    for _ in 0..<2_000 where !done.value { try? await Task.sleep(nanoseconds: 10_000_000) }
+    _ = watcher
+    return done.value
+}
+
 @Suite struct CachedLifetimeTests {
+    // MARK: Dropping while a build is under way
+
+    /// README, "Removing and resetting", and LifetimesAndScopes: after `dropCached`, the next
+    /// resolution builds a new one, also when a build begun before the drop is still under way:
+    /// that build's instance goes to its caller and is not kept.
+    @Test func aResolutionAfterADropBuildsAnewWhileAnOlderBuildIsUnderWay() {
+        for drop in [
+            { (r: Resolver) in r.dropCached(scopedTo: CLSession.self) },
+            { (r: Resolver) in r.dropCached([CLAuth.self]) },
+            { (r: Resolver) in r.dropAllCached() },
+        ] {
+            let r = Resolver()
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let calls = FxCounter()
+            r.register(lifetime: .cached(in: CLSession.self)) { () -> CLAuth in
+                if calls.increment() == 1 {
+                    started.signal()
+                    release.wait()
+                }
+                return CLAuth()
+            }
+            let before = FxRecorder<Int>()
+            let finished = DispatchSemaphore(value: 0)
+            fxStartThread(finished) { before.append(r.resolve(CLAuth.self).serial) }
+            started.wait()
+            drop(r)
+            // It does not wait for the older build (a hang guard, not a timing claim).
+            let after = FxRecorder<CLAuth>()
+            let resolvedAfter = DispatchSemaphore(value: 0)
+            fxStartThread(resolvedAfter) { after.append(r.resolve(CLAuth.self)) }
+            let waitedForTheOlderBuild = resolvedAfter.wait(timeout: .now() + 20) == .timedOut
+            #expect(!waitedForTheOlderBuild)
+            release.signal()
+            finished.wait()
+            if waitedForTheOlderBuild { resolvedAfter.wait() }
+            #expect(calls.value == 2)
+            #expect(before.values.first != after.values.first?.serial)
+            #expect(r.resolve(CLAuth.self) === after.values.first)
+        }
+    }
+
+    /// The same with an async factory, and with a singleton: a resolution after the drop does not
+    /// join the build begun before it.
+    @Test func anAsyncResolutionAfterADropDoesNotJoinAnOlderBuild() async {
+        for lifetime in [Lifetime.cached(in: CLSession.self), .singleton] {
+            let r = Resolver()
+            let started = AfGate()
+            let release = AfGate()
+            let calls = FxCounter()
+            r.register(lifetime: lifetime) { () async -> CLSharedProfile in
+                if calls.increment() == 1 {
+                    started.open()
+                    await release.wait()
+                }
+                return CLSharedProfile()
+            }
+            let before = Task { await r.resolveAsync(CLSharedProfile.self) }
+            await started.wait()
+            r.dropCached([CLSharedProfile.self])
+            let afterTask = Task { await r.resolveAsync(CLSharedProfile.self) }
+            #expect(await clFinishes(afterTask))  // without waiting for the older build
+            release.open()
+            let after = await afterTask.value
+            let old = await before.value
+            #expect(calls.value == 2)
+            #expect(old !== after)
+            #expect(await r.resolveAsync(CLSharedProfile.self) === after)
+        }
+    }
+
+    /// A test container's copy: a scoped drop in it while its own build is under way.
+    @Test func aTestContainersResolutionAfterADropBuildsAnew() async {
+        let parent = Resolver()
+        let started = AfGate()
+        let release = AfGate()
+        let calls = FxCounter()
+        parent.register(lifetime: .cached(in: CLSession.self)) { () async -> CLSharedProfile in
+            if calls.increment() == 1 {
+                started.open()
+                await release.wait()
+            }
+            return CLSharedProfile()
+        }
+        let child = Resolver(isolatedChildOf: parent)
+        let before = Task { await child.resolveAsync(CLSharedProfile.self) }
+        await started.wait()
+        child.dropCached(scopedTo: CLSession.self)
+        let afterTask = Task { await child.resolveAsync(CLSharedProfile.self) }
+        #expect(await clFinishes(afterTask))  // without waiting for the older build
+        release.open()
+        let after = await afterTask.value
+        let old = await before.value
+        #expect(calls.value == 2)
+        #expect(old !== after)
+        #expect(await child.resolveAsync(CLSharedProfile.self) === after)
+    }
+
     // MARK: A named cache
 
     @Test func namedCacheKeepsOneInstanceThatConsumersResolvePlainly() {

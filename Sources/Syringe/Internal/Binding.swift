@@ -140,6 +140,11 @@ class AnyProvider: AnyBinding {
         _ instance: AnyKept, isMarked: Bool, in store: InstanceStore, keptBy owner: Resolver?,
         for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
     ) -> AnyKept {
+        // Dropped since the build began (``dropCache(keptBy:leftovers:)``): the instance is its callers'
+        // alone, whatever was decided and kept since.
+        if let current = self.store(keptBy: owner), current !== store, current.lineage === store.lineage {
+            return instance
+        }
         if owner != nil || !traits.contains(.markerUndecided),
             let singleton = self.store(keptBy: owner) as? SingletonStore, let kept = singleton.instance
         {
@@ -219,8 +224,22 @@ class AnyProvider: AnyBinding {
 
     /// Forgets what is cached for resolutions from `container`, or the registration's own when nil.
     /// Write lock held.
+    ///
+    /// The store is replaced as well as emptied (the registration's own, or the test container's
+    /// copy): a build begun before the drop keeps its instance in the old one (its callers get it),
+    /// and the resolutions from now on build anew rather than join it.
     func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
-        store(keptBy: container)?.drop(into: &leftovers)
+        guard let store = store(keptBy: container) else { return }
+        store.drop(into: &leftovers)
+        guard store.sharesInstances, !(store is FixedInstanceStore) else { return }
+        guard let container else {
+            return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
+        }
+        guard let copy = container.storeCopies[ObjectIdentifier(self)], copy.store === store else { return }
+        container.keep(
+            StoreCopy(
+                provider: self, original: copy.original, store: store.successorAfterDrop(), decidedAt: copy.decidedAt),
+            leftovers: &leftovers)
     }
 
     /// The kept instance, for hints and scope handles. Lock held.
@@ -501,7 +520,7 @@ final class StoreCopy {
     /// Whether the copy still serves the registration's store. Lock held.
     var isCurrent: Bool {
         if let decidedAt { return decidedAt == provider.storeChanges }
-        return original === provider.store
+        return original.lineage === provider.store.lineage
     }
 
     /// Whether the registration no longer serves its key, or has another store now. Lock held.

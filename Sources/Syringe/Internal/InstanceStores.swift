@@ -27,6 +27,21 @@ class InstanceStore {
     /// An empty store of the same lifetime, for a test container's own instances.
     func emptyCopy() -> InstanceStore { self }
 
+    /// The registration's store this one took over from when its instances were dropped (through
+    /// any number of drops, ``AnyProvider/dropCache(keptBy:leftovers:)``); nil for one made
+    /// otherwise. A test container's copy made from either still serves the registration.
+    private(set) final var droppedFrom: InstanceStore?
+    /// The first store of the line that drops continue.
+    final var lineage: InstanceStore { droppedFrom ?? self }
+
+    /// An empty store like this one, continuing its line: what a drop gives the registration, so
+    /// that a build under way keeps its instance in this one, which nothing serves any more.
+    final func successorAfterDrop() -> InstanceStore {
+        let successor = emptyCopy()
+        successor.droppedFrom = lineage
+        return successor
+    }
+
     /// The lifetime, as messages and the dependency graph name it.
     var lifetimeDescription: String { "transient" }
 
