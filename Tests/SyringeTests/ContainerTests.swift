@@ -42,6 +42,40 @@ final class CtAppResolver: Resolver, @unchecked Sendable {
         #expect(Resolver.current !== r)
     }
 
+    /// README, "Containers", and the Containers article: work a parent's singleton starts in a
+    /// `Task { }` inherits the binding of what asked for it first (a request's container) and
+    /// resolves from it; in `Task.detached` with the factory's container bound, from the parent.
+    @Test func aSingletonsBackgroundWorkBelongsInADetachedTaskBindingItsContainer() async {
+        let app = Resolver()
+        app.register { CtService("app") }
+        let inTask = FxRecorder<String>()
+        let inDetached = FxRecorder<String>()
+        let taskDone = AfGate()
+        let detachedDone = AfGate()
+        app.register(lifetime: .singleton) { (r: Resolver) -> CtConsumer in
+            Task {
+                inTask.append((Resolver.resolve() as CtService).label)
+                taskDone.open()
+            }
+            Task.detached {
+                await Resolver.withContainer(r) {
+                    await Task.yield()
+                    inDetached.append((Resolver.resolve() as CtService).label)
+                }
+                detachedDone.open()
+            }
+            return CtConsumer(service: r.resolve())
+        }
+        let request = Resolver(parent: app)
+        request.register { CtService("request") }
+        let consumer = Resolver.withContainer(request) { Resolver.resolve(CtConsumer.self) }
+        await taskDone.wait()
+        await detachedDone.wait()
+        #expect(consumer.service.label == "app")
+        #expect(inTask.values == ["request"])
+        #expect(inDetached.values == ["app"])
+    }
+
     /// `Resolver()` and `MockResolver()` have registrations of their own, whatever ids other
     /// containers were made with: their names ("resolver 12") are not ids another container can
     /// take, before or after.

@@ -36,6 +36,46 @@ private func frRegisterCircularPair(in r: Resolver, lifetime: Lifetime) {
 }
 
 @Suite struct FirstResolutionTests {
+    /// LifetimesAndScopes: a `final` class registered as itself does not tell whether its
+    /// instances are `Singleton`s (the runtime cannot tell a final class), so the first instances
+    /// asked for at the same moment are built one after another; later ones side by side.
+    @Test func theFirstInstancesOfAFinalClassTransientAreBuiltOneAfterAnother() {
+        final class Worker: Sendable {}
+        let r = Resolver()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blocking = FxFlag()
+        blocking.value = true
+        r.register { () -> Worker in
+            if blocking.value {
+                blocking.value = false
+                started.signal()
+                release.wait()
+            }
+            return Worker()
+        }
+        let first = DispatchSemaphore(value: 0)
+        fxStartThread(first) { _ = r.resolve(Worker.self) }
+        started.wait()
+        let second = DispatchSemaphore(value: 0)
+        fxStartThread(second) { _ = r.resolve(Worker.self) }
+        // The second waits for the first (it would return at once otherwise).
+        #expect(second.wait(timeout: .now() + 0.3) == .timedOut)
+        release.signal()
+        first.wait()
+        second.wait()
+        // Decided: a later build does not wait for another (a hang guard, not a timing claim).
+        blocking.value = true
+        let third = DispatchSemaphore(value: 0)
+        fxStartThread(third) { _ = r.resolve(Worker.self) }
+        started.wait()
+        let fourth = DispatchSemaphore(value: 0)
+        fxStartThread(fourth) { _ = r.resolve(Worker.self) }
+        #expect(fourth.wait(timeout: .now() + 20) == .success)
+        release.signal()
+        third.wait()
+    }
+
     /// Swinject 2.10's `testSynchronizedResolverCanResolveCircularDependencies`, ported: a fresh
     /// container resolved from 4 threads at once, many times over, never reports a false cycle,
     /// and each thread's graph is joined up.
