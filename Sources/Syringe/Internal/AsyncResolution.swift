@@ -166,7 +166,7 @@ extension Resolver {
         let holder = step?.innermostFlight
         let joined = AsyncFlight.join(store, building: key, waitingFor: holder, path: step?.path ?? [], site: site) {
             registryLock.withReadLock(Resolution.current.stripe) {
-                build.provider.store(keptBy: build.owner)?.kept(for: .current)
+                build.provider.keptInstance(forBuildIn: store, keptBy: build.owner, for: .current)
             }
         }
         let kept: AnyKept
@@ -225,7 +225,7 @@ extension Resolver {
                 registryLock.withReadLock(
                     Resolution.current.stripe,
                     {
-                        build.provider.store(keptBy: build.owner)?.kept(for: .current)
+                        build.provider.keptInstance(forBuildIn: store, keptBy: build.owner, for: .current)
                     }) == nil
             {
                 return try await run(

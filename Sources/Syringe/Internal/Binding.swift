@@ -140,10 +140,12 @@ class AnyProvider: AnyBinding {
         _ instance: AnyKept, isMarked: Bool, in store: InstanceStore, keptBy owner: Resolver?,
         for resolution: Resolution, from container: Resolver, leftovers: inout Leftovers
     ) -> AnyKept {
-        // Dropped since the build began (``dropCache(keptBy:leftovers:)``): the instance is its callers'
-        // alone, whatever was decided and kept since.
-        if let current = self.store(keptBy: owner), current !== store, current.lineage === store.lineage {
-            return instance
+        // Dropped since the build began (``dropCache(keptBy:leftovers:)``): the instance is for the
+        // callers that asked before the drop, kept in the store they wait on, which nothing serves
+        // any more; nothing is decided.
+        if isDropped(since: store, keptBy: owner) {
+            store.keep(instance, for: resolution, from: container, leftovers: &leftovers)
+            return store.kept(for: resolution) ?? instance
         }
         if owner != nil || !traits.contains(.markerUndecided),
             let singleton = self.store(keptBy: owner) as? SingletonStore, let kept = singleton.instance
@@ -222,6 +224,22 @@ class AnyProvider: AnyBinding {
         swap(&observedDependencies, &observed)
     }
 
+    /// Whether `store`, which a build began with, was dropped since (for resolutions kept by
+    /// `owner`): the store serving them now is another of its line. Lock held.
+    func isDropped(since store: InstanceStore, keptBy owner: Resolver?) -> Bool {
+        guard let current = self.store(keptBy: owner) else { return false }
+        return current !== store && current.lineage === store.lineage
+    }
+
+    /// The instance kept for the callers of a build that began with `store`: in the store serving
+    /// them now, or, when that build's store was dropped since, in the build's own store (theirs
+    /// asked before the drop). Read lock held.
+    func keptInstance(forBuildIn store: InstanceStore, keptBy owner: Resolver?, for resolution: Resolution) -> AnyKept?
+    {
+        isDropped(since: store, keptBy: owner)
+            ? store.kept(for: resolution) : self.store(keptBy: owner)?.kept(for: resolution)
+    }
+
     /// Forgets what is cached for resolutions from `container`, or the registration's own when nil.
     /// Write lock held.
     ///
@@ -236,6 +254,10 @@ class AnyProvider: AnyBinding {
             return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
         }
         guard let copy = container.storeCopies[ObjectIdentifier(self)], copy.store === store else { return }
+        // A copy its own first instance decided goes: the next first instance decides again.
+        guard copy.decidedAt == nil else {
+            return leftovers.append(container.storeCopies.removeValue(forKey: ObjectIdentifier(self)))
+        }
         container.keep(
             StoreCopy(
                 provider: self, original: copy.original, store: store.successorAfterDrop(), decidedAt: copy.decidedAt),

@@ -478,7 +478,7 @@ extension Resolver {
             let store = plan.store.unsafelyUnwrapped.takeUnretainedValue()
             let claim = Construction.shared.claim(store, subject: .instance(key), in: resolution) {
                 registryLock.withReadLock(resolution.stripe) {
-                    provider.store(keptBy: plan.owner)?.kept(for: resolution)
+                    provider.keptInstance(forBuildIn: store, keptBy: plan.owner, for: resolution)
                 }
             }
             switch claim {

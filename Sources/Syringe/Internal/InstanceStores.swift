@@ -27,18 +27,21 @@ class InstanceStore {
     /// An empty store of the same lifetime, for a test container's own instances.
     func emptyCopy() -> InstanceStore { self }
 
-    /// The registration's store this one took over from when its instances were dropped (through
-    /// any number of drops, ``AnyProvider/dropCache(keptBy:leftovers:)``); nil for one made
-    /// otherwise. A test container's copy made from either still serves the registration.
-    private(set) final var droppedFrom: InstanceStore?
-    /// The first store of the line that drops continue.
-    final var lineage: InstanceStore { droppedFrom ?? self }
+    /// What the stores of one line share, once a drop has continued it
+    /// (``AnyProvider/dropCache(keptBy:leftovers:)``): a test container's copy made from any of them
+    /// still serves the registration. A token rather than the first store, which would keep what a
+    /// build under way at the first drop keeps in it.
+    private(set) final var lineageToken: AnyObject?
+    /// The line's identity: its token, or this store while no drop has continued it.
+    final var lineage: AnyObject { lineageToken ?? self }
 
     /// An empty store like this one, continuing its line: what a drop gives the registration, so
-    /// that a build under way keeps its instance in this one, which nothing serves any more.
+    /// that a build under way keeps its instance in this one, which nothing serves any more. Write
+    /// lock held.
     final func successorAfterDrop() -> InstanceStore {
+        if lineageToken == nil { lineageToken = LineageToken() }
         let successor = emptyCopy()
-        successor.droppedFrom = lineage
+        successor.lineageToken = lineageToken
         return successor
     }
 
@@ -87,6 +90,9 @@ class InstanceStore {
 ///
 /// Unchecked Sendable: a kept instance is handed to every thread and task that resolves it, which
 /// is what a lifetime that shares instances means; the box itself never changes.
+/// The identity a line of stores shares (``InstanceStore/lineage``).
+private final class LineageToken {}
+
 class AnyKept: @unchecked Sendable {
     /// The instance.
     var value: Any { fatalError("abstract") }
