@@ -131,11 +131,12 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     @inline(never)
     init(
         _ reason: Reason, key: Key, path: [Key], container: Resolver, site: SourceLocation?,
-        suggestions: [String] = [], requestedTypeName: String? = nil
+        suggestions: [String] = [], requestedTypeName: String? = nil, isStepFailure: Bool = false
     ) {
         details = Details(
             reason, key: key, pathKeys: path, endsWithKey: !path.isEmpty && path.last == key,
-            requestedTypeName: requestedTypeName, container: container.name, suggestions: suggestions, location: site)
+            requestedTypeName: requestedTypeName, container: container.name, suggestions: suggestions, location: site,
+            isStepFailure: isStepFailure)
     }
 
     /// What a factory (or, `inStep`, an `initCompleted` step) threw, as the failure of building
@@ -144,10 +145,8 @@ public struct ResolutionError: Error, CustomStringConvertible, @unchecked Sendab
     @inline(never)
     init(_ error: any Error, key: Key, path: [Key], container: Resolver, site: SourceLocation?, inStep: Bool = false) {
         guard let error = error as? ResolutionError else {
-            details = Details(
-                .factoryFailed(error), key: key, pathKeys: path, endsWithKey: !path.isEmpty && path.last == key,
-                requestedTypeName: nil, container: container.name, suggestions: [], location: site,
-                isStepFailure: inStep)
+            self.init(
+                .factoryFailed(error), key: key, path: path, container: container, site: site, isStepFailure: inStep)
             return
         }
         self = error.locatedIfUnknown(at: site)
