@@ -199,16 +199,16 @@ extension Resolver {
     func addProvider<T>(
         _ key: Key, make: Provider<T>.Factory, lifetime: Lifetime?, site: SourceLocation, isMainActorBound: Bool
     ) -> Registration<T> {
-        let isMarked = Provider<T>.isMarked
-        if let refusal = Provider<T>.refusal(of: lifetime, for: key, isMarked: isMarked) {
+        let (isMarked, providerClass) = Resolution.registrationFacts(of: T.self)
+        if let refusal = providerClass.refusal(of: lifetime, for: key, isMarked: isMarked) {
             fatalError(refusal, file: site.file, line: site.line)
         }
         // Without a lifetime, the store is given when the registration is bound: the container's
         // default is read under the lock the binding takes.
         let isAsync = if case .async = make { true } else { false }
-        let provider = Provider<T>(
-            key: key, factory: make,
-            store: Provider<T>.initialStore(
+        let provider = providerClass.make(
+            key: key, factories: Provider<T>.factories(make),
+            store: providerClass.initialStore(
                 for: lifetime ?? .transient, key: key, isMarked: isMarked, isAsync: isAsync),
             site: site, registry: registry, isMainActorBound: isMainActorBound, isMarked: isMarked)
         store(provider, withDefaultLifetime: lifetime == nil && !isMarked && key.arguments == nil ? provider : nil)

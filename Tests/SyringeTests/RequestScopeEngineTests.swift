@@ -19,6 +19,34 @@ final class RseArgument {
     init(_ text: String) { self.text = text }
 }
 enum RseFlow: Scope {}
+/// A generic type that is a ``Singleton`` for some arguments only.
+final class RseBox<Value> {}
+extension RseBox: Singleton where Value == Int {}
+/// Many types, each a class of its own: `RseNest<T>` (not a Singleton) and `RseMarkedNest<T>` (one).
+protocol RseNested {
+    static func register(in resolver: Resolver)
+    /// Whether two resolutions in `resolver` give the instances this type's lifetime says.
+    static func resolvesAsItsLifetimeSays(in resolver: Resolver) -> Bool
+}
+final class RseNest<Inner>: RseNested {
+    static func register(in resolver: Resolver) { resolver.register { RseNest<Inner>() } }
+    static func resolvesAsItsLifetimeSays(in resolver: Resolver) -> Bool {
+        (resolver.resolve() as RseNest<Inner>) !== (resolver.resolve() as RseNest<Inner>)
+    }
+}
+final class RseMarkedNest<Inner>: RseNested, Singleton {
+    static func register(in resolver: Resolver) { resolver.register { RseMarkedNest<Inner>() } }
+    static func resolvesAsItsLifetimeSays(in resolver: Resolver) -> Bool {
+        (resolver.resolve() as RseMarkedNest<Inner>) === (resolver.resolve() as RseMarkedNest<Inner>)
+    }
+}
+
+/// `2 * depth` distinct types: `RseNest` and `RseMarkedNest` of `T`, of `RseNest<T>`, and so on.
+func rseNestedTypes<T>(_ type: T.Type, depth: Int) -> [any RseNested.Type] {
+    guard depth > 0 else { return [] }
+    return [RseNest<T>.self, RseMarkedNest<T>.self] + rseNestedTypes(RseNest<T>.self, depth: depth - 1)
+}
+
 /// The container the owner thread made, handed to the readers.
 final class RseHandOver: @unchecked Sendable {
     private let lock = NSLock()
@@ -355,5 +383,43 @@ final class RseHandOver: @unchecked Sendable {
             // The key `.implements` wrote follows `RseThing`'s registration to its replacement.
             #expect(child.resolve(RseService.self, name: "v15").number == 115)
         }
+    }
+
+    /// A container per request registers the same types again and again: each registration reads
+    /// its type's `Singleton` marker as the first did, a conditional conformance included.
+    @Test func aTypeRegisteredInContainerAfterContainerKeepsItsLifetime() {
+        for _ in 0..<20 {
+            let scope = Resolver(parent: Resolver())
+            scope.register { RseBox<Int>() }
+            scope.register { RseBox<String>() }
+            scope.register { RseThing(1) }
+            scope.register { RseValue(number: 2) }
+            #expect((scope.resolve() as RseBox<Int>) === (scope.resolve() as RseBox<Int>))
+            #expect((scope.resolve() as RseBox<String>) !== (scope.resolve() as RseBox<String>))
+            #expect((scope.resolve() as RseThing) !== (scope.resolve() as RseThing))
+            #expect((scope.resolve() as RseValue) == RseValue(number: 2))
+        }
+    }
+
+    /// More types than a thread remembers, registered round after round on four threads at once:
+    /// every registration builds the instances of its own type, with its own lifetime.
+    @Test func manyTypesRegisteredRoundAfterRoundKeepTheirOwnClassAndLifetime() async {
+        #expect(Set(rseNestedTypes(RseStamp.self, depth: 100).map(ObjectIdentifier.init)).count == 200)
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let types = rseNestedTypes(RseStamp.self, depth: 100)
+                    var failures = 0
+                    for _ in 0..<3 {
+                        let scope = Resolver(parent: Resolver())
+                        for type in types { type.register(in: scope) }
+                        for type in types.reversed() where !type.resolvesAsItsLifetimeSays(in: scope) { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
     }
 }

@@ -333,28 +333,62 @@ final class Provider<T>: AnyProvider {
     /// An async factory's conversion of values to its argument types, if it takes any.
     private(set) var asyncArgumentConversion: (([Any]) -> Any?)?
 
+    /// The factories of a ``Factory``, one of them set: a value of the enum is never built where `T`
+    /// is not known at compile time (its metadata would be looked up for it).
+    typealias Factories = (
+        simple: (() throws -> T)?, resolving: ((Resolver) throws -> T)?, arguments: ArgumentFactory<T>?,
+        async: ((Resolver, Any?) async throws -> sending T)?, isolation: (any Actor)?, converting: (([Any]) -> Any?)?
+    )
+
     @inline(__always)
-    init(
+    static func factories(_ factory: Factory) -> Factories {
+        switch factory {
+        case .simple(let make): (make, nil, nil, nil, nil, nil)
+        case .resolver(let make): (nil, make, nil, nil, nil, nil)
+        case .arguments(let make): (nil, nil, make, nil, nil, nil)
+        case .async(let make, let isolation, let converting): (nil, nil, nil, make, isolation, converting)
+        }
+    }
+
+    @inline(__always)
+    convenience init(
         key: Key, factory: Factory, store: InstanceStore, site: SourceLocation, registry: Registry,
         isMainActorBound: Bool = false, isMarked: Bool = isMarked
     ) {
-        switch factory {
-        case .simple(let make): (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (make, nil, nil, nil)
-        case .resolver(let make):
-            (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, make, nil, nil)
-        case .arguments(let make):
-            (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, make, nil)
-        case .async(let make, let isolation, let converting):
-            (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) = (nil, nil, nil, make)
-            asyncIsolation = isolation
-            asyncArgumentConversion = converting
-        }
+        self.init(
+            key: key, factories: Self.factories(factory), store: store, site: site, registry: registry,
+            isMainActorBound: isMainActorBound, isMarked: isMarked)
+    }
+
+    @inline(__always)
+    init(
+        key: Key, factories: consuming Factories, store: InstanceStore, site: SourceLocation, registry: Registry,
+        isMainActorBound: Bool, isMarked: Bool
+    ) {
+        (simpleFactory, resolvingFactory, argumentFactory, asyncFactory) =
+            (factories.simple, factories.resolving, factories.arguments, factories.async)
+        asyncIsolation = factories.isolation
+        asyncArgumentConversion = factories.converting
         super.init(
             key: key, site: site, registry: registry, store: store, isMainActorBound: isMainActorBound,
             isAsync: asyncFactory != nil)
         if !isMarked && key.arguments == nil && !instancesAreExactly(T.self) {
             traits = [.markerUndecided, .markerFromInstance]
         }
+    }
+
+    /// A new registration. Called on the class that ``Resolution/registrationFacts(of:)`` remembers,
+    /// it gets the class's metadata as `self`; inlined into its caller, the allocation would look
+    /// the metadata up again.
+    @inline(never)
+    static func make(
+        key: consuming Key, factories: consuming Factories, store: consuming InstanceStore, site: SourceLocation,
+        registry: Registry,
+        isMainActorBound: Bool, isMarked: Bool
+    ) -> Provider<T> {
+        self.init(
+            key: key, factories: factories, store: store, site: site, registry: registry,
+            isMainActorBound: isMainActorBound, isMarked: isMarked)
     }
 
     /// Gives `context` its own factory (replacing one given before), making the registration
@@ -434,7 +468,8 @@ final class Provider<T>: AnyProvider {
 extension Provider {
     /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
     /// a registration with runtime arguments is transient.
-    /// Whether `T` itself is a ``Singleton`` (a run-time conformance check: asked once a registration).
+    /// Whether `T` itself is a ``Singleton``: asked once a registration, of the calling thread's
+    /// memory of the run-time conformance check.
     static var isMarked: Bool { T.self is any Singleton.Type }
 
     static func initialStore(for lifetime: Lifetime, key: Key, isMarked: Bool = isMarked, isAsync: Bool)
