@@ -195,8 +195,8 @@ private func drWait(_ s: DispatchSemaphore) -> Bool { s.wait(timeout: .now() + 2
     // MARK: 3. Protocol registrations: the first instance decides the marker
 
     /// A protocol registration (transient by default) whose first instance is a Singleton: a drop
-    /// during that first build; the first resolution after the drop should build anew and not
-    /// return the pre-drop instance. Known issue, older than the drop's successor stores.
+    /// during that first build; the first resolution after the drop builds anew without waiting for
+    /// it and decides, and the caller that asked before the drop gets the instance built for it.
     @Test func aProtocolsFirstMarkedBuildAcrossADropIsNotHandedOutAfterIt() {
         let r = Resolver()
         let started = DispatchSemaphore(value: 0)
@@ -226,14 +226,13 @@ private func drWait(_ s: DispatchSemaphore) -> Bool { s.wait(timeout: .now() + 2
         release.signal()
         #expect(drWait(done))
         if waited { #expect(drWait(afterDone)) }
-        // A transient store keeps nothing to drop, so the drop gives it no successor: the older first
-        // build decides and keeps its instance as the singleton.
-        withKnownIssue("a protocol's first build across a drop, marked Singleton, is kept") {
-            #expect(!waited, "the resolution after the drop waited for the older build")
-            #expect(
-                after.values.first.map(ObjectIdentifier.init) != before.values.first, "pre-drop instance after the drop"
-            )
-        }
+        #expect(!waited, "the resolution after the drop waited for the older build")
+        #expect(
+            after.values.first.map(ObjectIdentifier.init) != before.values.first, "pre-drop instance after the drop")
+        // The first instance after the drop decided: it is the singleton from now on.
+        let again = r.resolve((any DRService).self)
+        #expect(after.values.first.map { $0 === again } == true)
+        #expect(calls.value == 2)
     }
 
     /// The same with `.singleton` on a protocol: the first resolution after the drop builds anew.
@@ -298,6 +297,47 @@ private func drWait(_ s: DispatchSemaphore) -> Bool { s.wait(timeout: .now() + 2
         for j in joiners { others.append(await j.value) }
         #expect(calls.value == 1, "factory ran \(calls.value) times for callers that asked before the drop")
         #expect(others.allSatisfy { $0 === a })
+    }
+
+    /// A protocol registration (transient by default) whose async first instance is a Singleton, a
+    /// drop during that first build: the first resolution after the drop builds anew without waiting
+    /// for it, and its instance is the singleton from then on. The tasks that joined the first build
+    /// before the drop build nothing of their own (they get the registration's instance when it ends:
+    /// the singleton decided after the drop, here).
+    @Test func asyncTasksAcrossADropOfAProtocolsFirstMarkedBuild() async {
+        let r = Resolver()
+        let started = AfGate()
+        let release = AfGate()
+        let calls = FxCounter()
+        r.register((any DRService).self) { () async -> any DRService in
+            if calls.increment() == 1 {
+                started.open()
+                await release.wait()
+            }
+            return DRMarked()
+        }
+        let first = Task { await r.resolveAsync((any DRService).self) }
+        await started.wait()
+        let joiners = (0..<3).map { _ in Task { await r.resolveAsync((any DRService).self) } }
+        try? await Task.sleep(for: .milliseconds(300))  // lets them join (setup)
+        r.dropCached([(any DRService).self])
+        let finished = FxCounter()
+        let afterTask = Task {
+            defer { finished.increment() }
+            return await r.resolveAsync((any DRService).self)
+        }
+        for _ in 0..<200 where finished.value == 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(finished.value == 1, "the resolution after the drop waited for the first build")
+        release.open()
+        let after = await afterTask.value
+        let a = await first.value
+        var others: [any DRService] = []
+        for j in joiners { others.append(await j.value) }
+        #expect(after !== a)
+        #expect(others.allSatisfy { $0 === a || $0 === after })
+        #expect(await r.resolveAsync((any DRService).self) === after)
+        #expect(r.resolve((any DRService).self) === after)
+        #expect(calls.value == 2)
     }
 
     /// Sync-built concrete singleton, async tasks joining before the drop.

@@ -159,7 +159,9 @@ class AnyProvider: AnyBinding {
                 return store.kept(for: resolution) ?? instance  // a `.graph` one another task kept first
             }
             storeBeforeMarker = self.store
-            replaceStore(with: SingletonStore(instance: instance), keepingCopies: true, leftovers: &leftovers)
+            let singleton = SingletonStore(instance: instance)
+            singleton.continueLine(of: self.store)
+            replaceStore(with: singleton, keepingCopies: true, leftovers: &leftovers)
             return instance
         }
         // Unmarked, it is kept as the registration says: in the store the parent's own marked first
@@ -245,10 +247,15 @@ class AnyProvider: AnyBinding {
     ///
     /// The store is replaced as well as emptied (the registration's own, or the test container's
     /// copy): a build begun before the drop keeps its instance in the old one (its callers get it),
-    /// and the resolutions from now on build anew rather than join it.
+    /// and the resolutions from now on build anew rather than join it. So is the transient store of
+    /// a registration whose first instance is still to tell whether it is a ``Singleton``: a first
+    /// build under way decides nothing, and the next first build decides.
     func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
         guard let store = store(keptBy: container) else { return }
         store.drop(into: &leftovers)
+        if container == nil && traits.contains(.markerUndecided) && type(of: store) == InstanceStore.self {
+            return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
+        }
         guard store.sharesInstances, !(store is FixedInstanceStore) else { return }
         guard let container else {
             return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)

@@ -40,9 +40,16 @@ class InstanceStore {
     /// lock held.
     final func successorAfterDrop() -> InstanceStore {
         if lineageToken == nil { lineageToken = LineageToken() }
-        let successor = emptyCopy()
+        let successor = type(of: self) == InstanceStore.self ? InstanceStore() : emptyCopy()
         successor.lineageToken = lineageToken
         return successor
+    }
+
+    /// Makes this new store one of `store`'s line: the store a registration's marked first instance
+    /// replaces its transient one with, after a drop, so that a first build begun before the drop
+    /// still sees the drop. Write lock held.
+    final func continueLine(of store: InstanceStore) {
+        lineageToken = store.lineageToken
     }
 
     /// The lifetime, as messages and the dependency graph name it.
