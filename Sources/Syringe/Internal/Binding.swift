@@ -227,10 +227,14 @@ class AnyProvider: AnyBinding {
     }
 
     /// Whether `store`, which a build began with, was dropped since (for resolutions kept by
-    /// `owner`): the store serving them now is another of its line. Lock held.
+    /// `owner`): the store serving them now is one of its line after more drops. Lock held.
     func isDropped(since store: InstanceStore, keptBy owner: Resolver?) -> Bool {
+        // A test container's build on a store the registration does not copy for it (a first
+        // instance, which decides for the test container alone): the registration's drops are not
+        // the test container's.
+        if owner != nil && !store.isCopiedPerContainer { return false }
         guard let current = self.store(keptBy: owner) else { return false }
-        return current !== store && current.lineage === store.lineage
+        return current.lineage === store.lineage && current.drops > store.drops
     }
 
     /// The instance kept for the callers of a build that began with `store`: in the store serving
@@ -253,6 +257,9 @@ class AnyProvider: AnyBinding {
     func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
         guard let store = store(keptBy: container) else { return }
         store.drop(into: &leftovers)
+        // A drop made inside the registration's own build (by its factory, or a dependency's) comes
+        // before the instance that build makes: the build keeps it, or decides, as if it began after.
+        if Resolution.current.isBuilding(self) { return }
         if container == nil && traits.contains(.markerUndecided) && type(of: store) == InstanceStore.self {
             return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
         }

@@ -34,6 +34,10 @@ class InstanceStore {
     private(set) final var lineageToken: AnyObject?
     /// The line's identity: its token, or this store while no drop has continued it.
     final var lineage: AnyObject { lineageToken ?? self }
+    /// How many drops the line had when this store began serving it: a store of the same line with a
+    /// higher count came after a drop, one with the same count replaced it otherwise (a marked first
+    /// instance's singleton, ``continueLine(of:)``).
+    private(set) final var drops: UInt32 = 0
 
     /// An empty store like this one, continuing its line: what a drop gives the registration, so
     /// that a build under way keeps its instance in this one, which nothing serves any more. Write
@@ -42,14 +46,16 @@ class InstanceStore {
         if lineageToken == nil { lineageToken = LineageToken() }
         let successor = type(of: self) == InstanceStore.self ? InstanceStore() : emptyCopy()
         successor.lineageToken = lineageToken
+        successor.drops = drops &+ 1
         return successor
     }
 
-    /// Makes this new store one of `store`'s line: the store a registration's marked first instance
-    /// replaces its transient one with, after a drop, so that a first build begun before the drop
-    /// still sees the drop. Write lock held.
+    /// Makes this new store take `store`'s place in its line, after the same drops: the singleton
+    /// store a registration's marked first instance replaces its transient one with, so that a first
+    /// build begun before a drop still sees the drop and one begun after it does not. Write lock held.
     final func continueLine(of store: InstanceStore) {
         lineageToken = store.lineageToken
+        drops = store.drops
     }
 
     /// The lifetime, as messages and the dependency graph name it.
@@ -66,7 +72,8 @@ class InstanceStore {
 
     /// The transient store of every registration whose store nothing tells apart from another's
     /// (``Provider/initialStore(for:key:isMarked:isAsync:)``): one allocation less a registration.
-    // The base class has no state: nothing about it is shared but its identity.
+    // Only the line's fields are state of the base class, and a drop never continues the line of
+    // this one (only registrations whose instances tell nothing apart share it).
     nonisolated(unsafe) private static let shared = InstanceStore()
 
     /// A transient store: the shared one when `shared`, else one of its own.

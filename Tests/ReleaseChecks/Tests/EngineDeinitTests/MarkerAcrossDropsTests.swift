@@ -1,0 +1,1 @@
+../../../SyringeTests/MarkerAcrossDropsTests.swift
