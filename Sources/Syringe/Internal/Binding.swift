@@ -257,9 +257,6 @@ class AnyProvider: AnyBinding {
     func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
         guard let store = store(keptBy: container) else { return }
         store.drop(into: &leftovers)
-        // A drop made inside the registration's own build (by its factory, or a dependency's) comes
-        // before the instance that build makes: the build keeps it, or decides, as if it began after.
-        if Resolution.current.isBuilding(self) { return }
         if container == nil && traits.contains(.markerUndecided) && type(of: store) == InstanceStore.self {
             return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
         }
