@@ -589,4 +589,97 @@ private func drWait(_ s: DispatchSemaphore) -> Bool { s.wait(timeout: .now() + 2
         }
         #expect(ok)
     }
+
+    // MARK: 7. Drops made inside a build
+
+    /// A test container's build (main thread) drops the parent's cache while the parent's own build
+    /// of the registration is under way on thread B. The parent's resolutions after the drop
+    /// build anew: they neither wait for B's build nor get its instance.
+    @Test func aTestContainersBuildDroppingTheParentWhileItBuilds() {
+        let parent = Resolver()
+        let tc = Resolver(isolatedChildOf: parent)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let calls = FxCounter()
+        parent.register(lifetime: .singleton) { [unowned parent] () -> DRShared in
+            let n = calls.increment()
+            if n == 1 {
+                started.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+            if n == 2 { parent.dropCached([DRShared.self]) }  // inside the test container's build
+            return DRShared()
+        }
+        let b = FxRecorder<DRShared>()
+        let doneB = DispatchSemaphore(value: 0)
+        fxStartThread(doneB) { b.append(parent.resolve(DRShared.self)) }
+        #expect(drWait(started))
+        _ = tc.resolve(DRShared.self)  // call 2: drops the parent's cache
+        let d = FxRecorder<DRShared>()
+        let doneD = DispatchSemaphore(value: 0)
+        fxStartThread(doneD) { d.append(parent.resolve(DRShared.self)) }
+        let dDidNotWait = (doneD.wait(timeout: .now() + 3) == .success)
+        release.signal()
+        #expect(drWait(doneB))
+        if !dDidNotWait { #expect(drWait(doneD)) }
+        #expect(dDidNotWait, "the parent's resolution after its drop waited for the build begun before it")
+        #expect(d.values.first !== b.values.first, "the parent's resolution after its drop got the pre-drop instance")
+    }
+
+    /// LifetimesAndScopes: "A build under way when the cache is dropped ... keeps nothing: the first
+    /// resolution after the drop builds a new one". A .cached(in:) factory that drops its own cache.
+    @Test func aCachedFactoryDroppingItsOwnCacheKeepsNothing() {
+        let r = Resolver()
+        let calls = FxCounter()
+        r.register(lifetime: .cached(in: DRSession.self)) { () -> DRShared in
+            if calls.increment() == 1 { r.dropCached(scopedTo: DRSession.self) }
+            return DRShared()
+        }
+        let a = r.resolve(DRShared.self)
+        let b = r.resolve(DRShared.self)
+        #expect(a !== b, "a build under way at the drop kept its instance")
+    }
+
+    /// Thread A's build began before an outside drop; thread C's build began after it. A's factory
+    /// then drops the registration again: that drop is inside A's build, but C's build, under way,
+    /// began before it. The resolutions after A's drop build anew, without waiting for C's build.
+    @Test(arguments: [Lifetime.singleton, .cached(in: DRSession.self), .weak, .timeToLive(.seconds(600))])
+    func aPreDropBuildDroppingAgainWhileAPostDropBuildIsUnderWay(lifetime: Lifetime) {
+        let r = Resolver()
+        let startedA = DispatchSemaphore(value: 0), releaseA = DispatchSemaphore(value: 0)
+        let startedC = DispatchSemaphore(value: 0), releaseC = DispatchSemaphore(value: 0)
+        let calls = FxCounter()
+        r.register(lifetime: lifetime) { () -> DRShared in
+            let n = calls.increment()
+            if n == 1 {
+                startedA.signal()
+                _ = releaseA.wait(timeout: .now() + 10)
+                r.dropCached([DRShared.self])  // inside A's build, while C's is under way
+            }
+            if n == 2 {
+                startedC.signal()
+                _ = releaseC.wait(timeout: .now() + 10)
+            }
+            return DRShared()
+        }
+        let doneA = DispatchSemaphore(value: 0)
+        fxStartThread(doneA) { _ = r.resolve(DRShared.self) }
+        #expect(drWait(startedA))
+        r.dropCached([DRShared.self])
+        let c = FxRecorder<DRShared>()
+        let doneC = DispatchSemaphore(value: 0)
+        fxStartThread(doneC) { c.append(r.resolve(DRShared.self)) }
+        #expect(drWait(startedC))
+        releaseA.signal()
+        #expect(drWait(doneA))
+        let d = FxRecorder<DRShared>()
+        let doneD = DispatchSemaphore(value: 0)
+        fxStartThread(doneD) { d.append(r.resolve(DRShared.self)) }
+        let dDidNotWait = (doneD.wait(timeout: .now() + 3) == .success)
+        releaseC.signal()
+        #expect(drWait(doneC))
+        if !dDidNotWait { #expect(drWait(doneD)) }
+        #expect(dDidNotWait, "the resolution after A's drop waited for C's build, begun before it")
+        #expect(d.values.first !== c.values.first)
+    }
 }
