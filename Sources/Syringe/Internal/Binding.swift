@@ -477,12 +477,12 @@ final class Provider<T>: AnyProvider {
 /// How a registration's lifetime is chosen and changed: the one place the ``Singleton`` marker of
 /// the registered type and the rules of ``Registration/lifetime(_:file:line:)`` are decided.
 extension Provider {
-    /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
-    /// a registration with runtime arguments is transient.
-    /// Whether `T` itself is a ``Singleton``: asked once a registration, of the calling thread's
-    /// memory of the run-time conformance check.
+    /// Whether `T` itself is a ``Singleton`` (a run-time conformance check; a registration asks the
+    /// calling thread's memory of it, ``Resolution/registrationFacts(of:)``).
     static var isMarked: Bool { T.self is any Singleton.Type }
 
+    /// The store a new registration starts with: a type conforming to ``Singleton`` is a singleton,
+    /// a registration with runtime arguments is transient.
     static func initialStore(for lifetime: Lifetime, key: Key, isMarked: Bool = isMarked, isAsync: Bool)
         -> InstanceStore
     {
