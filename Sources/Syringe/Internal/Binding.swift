@@ -257,10 +257,10 @@ class AnyProvider: AnyBinding {
     func dropCache(keptBy container: Resolver?, leftovers: inout Leftovers) {
         guard let store = store(keptBy: container) else { return }
         store.drop(into: &leftovers)
-        if container == nil && traits.contains(.markerUndecided) && type(of: store) == InstanceStore.self {
-            return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
-        }
-        guard store.sharesInstances, !(store is FixedInstanceStore) else { return }
+        // The registration's own transient store, while its first instance is still to decide.
+        let isUndecided =
+            container == nil && traits.contains(.markerUndecided) && type(of: store) == InstanceStore.self
+        guard store.sharesInstances && !(store is FixedInstanceStore) || isUndecided else { return }
         guard let container else {
             return replaceStore(with: store.successorAfterDrop(), keepingCopies: true, leftovers: &leftovers)
         }
